@@ -1,0 +1,98 @@
+// `npm start`: the whole system on this machine. Starts the Worker under
+// wrangler dev (staging environment, local D1/R2/queues/Durable Objects in
+// .local/state), seeds a dev organization with an API key and credits, writes
+// the credentials to .local/dev.json, and stops everything on Ctrl-C.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { OperatorClient } from "./lib/operator-client";
+import { ROOT, startLocalStack, type LocalStack } from "./lib/local-stack";
+
+const LOCAL_DIR = path.join(ROOT, ".local");
+const DEV_FILE = path.join(LOCAL_DIR, "dev.json");
+const PORT = Number(process.env.PORT ?? 8787);
+const DEV_CREDITS_CENTS = 100_000; // $1,000: 200 hours of video at 500 cents/hour
+
+interface DevCredentials {
+  base_url: string;
+  api_key?: string;
+  api_key_id?: string;
+  organization_id?: string;
+  operator_token: string;
+  media_signing_secret: string;
+  runner_token?: string;
+}
+
+function loadCredentials(): DevCredentials {
+  if (existsSync(DEV_FILE)) return JSON.parse(readFileSync(DEV_FILE, "utf8"));
+  return {
+    base_url: `http://127.0.0.1:${PORT}`,
+    operator_token: `op_dev_${randomBytes(24).toString("hex")}`,
+    media_signing_secret: randomBytes(32).toString("hex"),
+  };
+}
+
+async function seed(creds: DevCredentials, baseUrl: string): Promise<DevCredentials> {
+  const ops = new OperatorClient(baseUrl, creds.operator_token);
+  if (creds.api_key) {
+    const res = await fetch(`${baseUrl}/v1/balance`, { headers: { Authorization: `Bearer ${creds.api_key}` } });
+    if (res.ok) return { ...creds, base_url: baseUrl };
+  }
+  const org = await ops.createOrganization("Dev organization");
+  const key = await ops.createApiKey(org.id, "dev");
+  await ops.addCredits(org.id, { amount_cents: DEV_CREDITS_CENTS, source: "promotional", note: "npm start seed" });
+  const runner = await ops.createRunnerToken("dev runner");
+  return { ...creds, base_url: baseUrl, organization_id: org.id, api_key: key.key, api_key_id: key.id, runner_token: runner.token };
+}
+
+async function main() {
+  mkdirSync(LOCAL_DIR, { recursive: true });
+  let creds = loadCredentials();
+  const verbose = process.argv.includes("--verbose");
+  console.log("Starting the Worker (wrangler dev, staging environment, local storage in .local/state) …");
+  const stack: LocalStack = await startLocalStack({
+    persistDir: path.join(LOCAL_DIR, "state"),
+    port: PORT,
+    operatorToken: creds.operator_token,
+    mediaSigningSecret: creds.media_signing_secret,
+    allowLoopbackUrls: true,
+    onOutput: (line) => {
+      if (verbose || /error|exception|uncaught/i.test(line)) console.log(`[worker] ${line}`);
+    },
+  });
+  creds = await seed(creds, stack.baseUrl);
+  writeFileSync(DEV_FILE, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+
+  console.log(`
+  Basketball video analysis API (local, staging environment)
+  Base URL      ${stack.baseUrl}
+  API key       ${creds.api_key}
+  Organization  ${creds.organization_id}
+  Credentials   .local/dev.json
+
+  Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
+  Press Ctrl-C to stop.${verbose ? "" : "  (Run with -- --verbose for the Worker's logs.)"}
+`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping …");
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  stack.process.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`wrangler dev exited unexpectedly (code ${code}).`);
+      process.exit(1);
+    }
+  });
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+// Starts the Worker under `wrangler dev` (staging environment, local D1, R2,
+// queues and Durable Objects persisted to a folder), with migrations applied.
+// Used by `npm start`, the end-to-end tests and the benchmarks.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+
+export interface LocalStackOptions {
+  persistDir: string;
+  operatorToken: string;
+  mediaSigningSecret: string;
+  port?: number;
+  /** Lets source URLs and webhook receivers point at 127.0.0.1 (development only). */
+  allowLoopbackUrls?: boolean;
+  /** Receives wrangler's output lines; default: discarded. */
+  onOutput?: (line: string) => void;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Environment for every wrangler invocation: no telemetry, no network fetches. */
+export function wranglerEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function applyMigrations(persistDir: string): void {
+  const result = spawnSync(
+    process.execPath,
+    [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--env", "staging", "--persist-to", persistDir],
+    { cwd: ROOT, env: wranglerEnv(), encoding: "utf8" },
+  );
+  if (result.status !== 0) {
+    throw new Error(`Applying D1 migrations failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+export async function waitForHealthy(baseUrl: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler dev did not become healthy at ${baseUrl} within ${timeoutMs / 1000}s`);
+}
+
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  applyMigrations(opts.persistDir);
+  const port = opts.port ?? (await freePort());
+  const args = [
+    WRANGLER, "dev", "--env", "staging", "--ip", "127.0.0.1", "--port", String(port),
+    "--persist-to", opts.persistDir, "--show-interactive-dev-session=false", "--log-level", "info",
+    "--inspector-port", String(await freePort()),
+    "--var", `OPERATOR_TOKEN:${opts.operatorToken}`,
+    "--var", `MEDIA_SIGNING_SECRET:${opts.mediaSigningSecret}`,
+    "--var", `ALLOW_LOOPBACK_URLS:${opts.allowLoopbackUrls ? "true" : "false"}`,
+  ];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: false });
+  let tail = "";
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString();
+    tail = (tail + text).slice(-4000);
+    for (const line of text.split("\n")) if (line.trim()) opts.onOutput?.(line);
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealthy(baseUrl, child);
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`${(err as Error).message}\n--- wrangler output ---\n${tail}`);
+  }
+  return {
+    baseUrl,
+    port,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}

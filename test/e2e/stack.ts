@@ -1,0 +1,37 @@
+// Starts a throwaway local stack (wrangler dev on a free port, storage in a
+// temp folder) for one test file.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { OperatorClient } from "../../scripts/lib/operator-client";
+import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
+
+export interface TestStack extends LocalStack {
+  operatorToken: string;
+  ops: OperatorClient;
+  persistDir: string;
+  destroy(): Promise<void>;
+}
+
+export async function startTestStack(): Promise<TestStack> {
+  const persistDir = mkdtempSync(path.join(tmpdir(), "hoops-e2e-"));
+  const operatorToken = `op_test_${randomBytes(16).toString("hex")}`;
+  const stack = await startLocalStack({
+    persistDir,
+    operatorToken,
+    mediaSigningSecret: randomBytes(32).toString("hex"),
+    allowLoopbackUrls: true,
+    onOutput: process.env.E2E_VERBOSE ? (line) => console.log(`[worker] ${line}`) : undefined,
+  });
+  return {
+    ...stack,
+    operatorToken,
+    persistDir,
+    ops: new OperatorClient(stack.baseUrl, operatorToken),
+    async destroy() {
+      await stack.stop();
+      rmSync(persistDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it, beforeAll } from "vitest";
+import { admin, call, createOrg, expectError, OPERATOR_TOKEN, type TestOrg } from "./helpers";
+
+let org: TestOrg;
+beforeAll(async () => {
+  org = await createOrg();
+});
+
+describe("error envelope", () => {
+  it("unknown routes get route_not_found in the envelope with a Request-Id", async () => {
+    const err = await expectError(await call("/v1/nope", { key: org.key }), 404, "route_not_found");
+    expect(err.type).toBe("invalid_request_error");
+    await expectError(await call("/totally/elsewhere"), 404, "route_not_found");
+  });
+
+  it("a wrong method gets 405 method_not_allowed with Allow", async () => {
+    const res = await call("/v1/balance", { method: "DELETE", key: org.key });
+    expect(res.headers.get("Allow")).toBe("GET");
+    await expectError(res, 405, "method_not_allowed");
+  });
+
+  it("malformed JSON gets parameter_invalid, not a 500", async () => {
+    const res = await call("/admin/v1/organizations", {
+      method: "POST",
+      body: "{not json",
+      headers: { Authorization: `Bearer ${OPERATOR_TOKEN}`, "Content-Type": "application/json" },
+    });
+    const err = await expectError(res, 400, "parameter_invalid");
+    expect(err.message).toMatch(/JSON/);
+  });
+
+  it("validation failures name the field in param", async () => {
+    const res = await call(`/admin/v1/organizations/${org.orgId}/credits`, {
+      method: "POST",
+      json: { amount_cents: "lots" },
+      headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+    });
+    await expectError(res, 400, "parameter_invalid", "amount_cents");
+  });
+
+  it("unknown ids get resource_missing", async () => {
+    await expectError(
+      await call("/admin/v1/organizations/org_doesnotexist00000000/api_keys", { method: "POST", json: {}, headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } }),
+      404,
+      "resource_missing",
+    );
+  });
+
+  it("successful responses carry a Request-Id and rate-limit headers too", async () => {
+    const res = await call("/v1/balance", { key: org.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Request-Id")).toMatch(/^req_/);
+    expect(res.headers.get("RateLimit-Limit")).toBe("60");
+    expect(Number(res.headers.get("RateLimit-Remaining"))).toBeLessThan(60);
+    expect(Number(res.headers.get("RateLimit-Reset"))).toBeGreaterThan(0);
+  });
+});
+
+describe("OpenAPI documents", () => {
+  // Full validation with a real OpenAPI validator runs in Node against the
+  // local stack (test/e2e/stack.test.ts): the validator reads its schemas from disk.
+  it("serves OpenAPI 3.1 documents for the public and operator APIs", async () => {
+    for (const path of ["/v1/openapi.json", "/admin/v1/openapi.json"]) {
+      const res = await call(path, { headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).openapi).toBe("3.1.0");
+    }
+  });
+
+  it("the public document does not leak operator routes", async () => {
+    const doc: any = await (await call("/v1/openapi.json")).json();
+    expect(Object.keys(doc.paths).some((p) => p.startsWith("/admin"))).toBe(false);
+    expect(doc.components.schemas.Error).toBeDefined();
+    expect(doc.components.schemas.Balance).toBeDefined();
+  });
+
+  it("creates organizations with a default group", async () => {
+    const created = await admin("POST", "/admin/v1/organizations", { name: "Acme" });
+    expect(created.id).toMatch(/^org_/);
+    expect(created.default_group).toMatch(/^grp_/);
+  });
+});

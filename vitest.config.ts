@@ -1,0 +1,53 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+
+// Three projects: the Worker inside workerd (real local D1, R2, DOs, queues),
+// the GPU runner and analysis pipeline in Node (real ffmpeg, onnxruntime-node),
+// and end-to-end runs of the whole system (wrangler dev + runner processes).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            main: "./worker/index.ts",
+            wrangler: { configPath: "./wrangler.toml", environment: "staging" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "drizzle/migrations")),
+                OPERATOR_TOKEN: "op_test_operator_token_0123456789abcdef",
+                MEDIA_SIGNING_SECRET: "test-media-signing-secret-0123456789",
+                ALLOW_LOOPBACK_URLS: "true",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["./test/worker/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "runner",
+          include: ["test/gpu-runner/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

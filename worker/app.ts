@@ -1,0 +1,107 @@
+// Assembles the Worker's HTTP surface: the public /v1 API (with its OpenAPI
+// document), the operator /admin/v1 API, and shared error handling.
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./env";
+import { ApiError } from "./errors";
+import { createOpenApiApp } from "./lib/http";
+import { requireApiKey } from "./middleware/auth";
+import { requireOperator } from "./middleware/operator";
+import { requestId } from "./middleware/request-id";
+import { services } from "./middleware/services";
+import { registerAdminCreateApiKey } from "./routes/admin/api-keys-create";
+import { registerAdminRevokeApiKey } from "./routes/admin/api-keys-revoke";
+import { registerAdminAddCredits } from "./routes/admin/credits-create";
+import { registerAdminCreateGroup } from "./routes/admin/groups-create";
+import { registerAdminCreateOrganization } from "./routes/admin/organizations-create";
+import { registerAdminCreateRunnerToken } from "./routes/admin/runner-tokens-create";
+import { registerAdminRevokeRunnerToken } from "./routes/admin/runner-tokens-revoke";
+import { registerGetBalance } from "./routes/balance/get";
+
+export const API_VERSION = "1.0.0";
+
+function createPublicApi() {
+  const api = createOpenApiApp();
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key: `hk_prod_…` in production, `hk_stg_…` in staging.",
+  });
+  // The interface description itself is public, like Stripe's.
+  api.doc31("/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Basketball Video Analysis API", version: API_VERSION },
+    servers: [{ url: "/" }],
+  });
+  api.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : requireApiKey(c, next)));
+  registerGetBalance(api);
+  return api;
+}
+
+function createAdminApi() {
+  const admin = createOpenApiApp();
+  admin.openAPIRegistry.registerComponent("securitySchemes", "operatorAuth", { type: "http", scheme: "bearer" });
+  admin.use("/admin/v1/*", requireOperator);
+  registerAdminCreateOrganization(admin);
+  registerAdminCreateGroup(admin);
+  registerAdminCreateApiKey(admin);
+  registerAdminRevokeApiKey(admin);
+  registerAdminAddCredits(admin);
+  registerAdminCreateRunnerToken(admin);
+  registerAdminRevokeRunnerToken(admin);
+  admin.doc31("/admin/v1/openapi.json", { openapi: "3.1.0", info: { title: "Operator API", version: API_VERSION } });
+  return admin;
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own body parsing (malformed JSON, wrong Content-Type).
+    const message = /json/i.test(err.message)
+      ? "The request body is not valid JSON. Send a JSON object with `Content-Type: application/json`."
+      : `Invalid request: ${err.message}`;
+    return new ApiError("parameter_invalid", message);
+  }
+  return new ApiError("api_error", "An unexpected error occurred on our side. It is safe to retry; quote the Request-Id if it persists.");
+}
+
+function handleError(err: Error, c: Context<AppEnv>): Response {
+  const apiError = toApiError(err);
+  if (apiError.code === "api_error") console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: String(err?.stack ?? err) }));
+  const res = apiError.toResponse();
+  const id = c.get("requestId");
+  if (id) res.headers.set("Request-Id", id);
+  return res;
+}
+
+/** Route paths (with `:param` segments) → regexes, to tell 404 from 405. */
+function routeMatchers(app: Hono<AppEnv>) {
+  return app.routes
+    .filter((r) => r.method !== "ALL")
+    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}/?$`) }));
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestId);
+  app.use("*", services);
+  // A bare route through the same middleware chain minus auth: the baseline
+  // for bench/auth.ts and a liveness probe for load balancers.
+  app.get("/health", (c) => c.json({ ok: true }));
+  app.route("/", createPublicApi());
+  app.route("/", createAdminApi());
+
+  let matchers: ReturnType<typeof routeMatchers> | undefined;
+  app.notFound((c) => {
+    matchers ??= routeMatchers(app);
+    const allowed = matchers.filter((m) => m.re.test(c.req.path)).map((m) => m.method);
+    if (allowed.length > 0) {
+      throw new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${[...new Set(allowed)].join(", ")}.`, {
+        headers: { Allow: [...new Set(allowed)].join(", ") },
+      });
+    }
+    throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}). See /v1/openapi.json for the API's routes.`);
+  });
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,73 @@
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as schema from "../drizzle/schema";
+import type { IdempotencyKey } from "./durable-objects/idempotency-key";
+import type { RateLimiter } from "./durable-objects/rate-limiter";
+import type { UploadState } from "./durable-objects/upload-state";
+
+export type Environment = "production" | "staging";
+
+/** Bindings declared in wrangler.toml, plus secrets (`wrangler secret put`). */
+export interface Env {
+  DB: D1Database;
+  MEDIA: R2Bucket;
+  JOBS_QUEUE: Queue<unknown>;
+  WEBHOOKS_QUEUE: Queue<unknown>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  IDEMPOTENCY: DurableObjectNamespace<IdempotencyKey>;
+  UPLOADS: DurableObjectNamespace<UploadState>;
+  ENVIRONMENT: Environment;
+  /** "true" lets URLs point at 127.0.0.1 (local development only; refused in production). */
+  ALLOW_LOOPBACK_URLS?: string;
+  /** Secret guarding /admin/v1 (the operator CLI). */
+  OPERATOR_TOKEN?: string;
+  /** Secret for HMAC-signed media URLs. */
+  MEDIA_SIGNING_SECRET?: string;
+  /** Public base URL override (for signed URLs behind a custom domain). */
+  PUBLIC_BASE_URL?: string;
+}
+
+export type Database = DrizzleD1Database<typeof schema>;
+
+/** Per-request services handed to handlers (see middleware/services.ts). */
+export interface Services {
+  db: Database;
+  env: Env;
+  environment: Environment;
+  allowLoopbackUrls: boolean;
+  /** Unix seconds. Injected so sweeps and expiry can be tested. */
+  now: () => number;
+}
+
+export interface AuthContext {
+  orgId: string;
+  apiKeyId: string;
+  keyPrefix: string;
+}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    services: Services;
+    auth: AuthContext;
+  };
+};
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      DB: D1Database;
+      MEDIA: R2Bucket;
+      JOBS_QUEUE: Queue<unknown>;
+      WEBHOOKS_QUEUE: Queue<unknown>;
+      RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+      IDEMPOTENCY: DurableObjectNamespace<IdempotencyKey>;
+      UPLOADS: DurableObjectNamespace<UploadState>;
+      ENVIRONMENT: Environment;
+      ALLOW_LOOPBACK_URLS?: string;
+      OPERATOR_TOKEN?: string;
+      MEDIA_SIGNING_SECRET?: string;
+      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import { drizzle } from "drizzle-orm/d1";
+import { createMiddleware } from "hono/factory";
+import * as schema from "../../drizzle/schema";
+import type { AppEnv, Env, Services } from "../env";
+import { ApiError } from "../errors";
+
+export function buildServices(env: Env, now: () => number = () => Math.floor(Date.now() / 1000)): Services {
+  const environment = env.ENVIRONMENT === "production" ? "production" : "staging";
+  const allowLoopbackUrls = env.ALLOW_LOOPBACK_URLS === "true";
+  // The loopback escape hatch exists for local development only. A production
+  // deployment that has it switched on fails closed rather than running with
+  // its SSRF protection weakened.
+  if (allowLoopbackUrls && environment === "production") {
+    throw new ApiError("service_misconfigured", "This deployment is misconfigured. The operator has been notified.");
+  }
+  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, now };
+}
+
+/** Checks the bindings once per request and hands handlers their services. */
+export const services = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("services", buildServices(c.env));
+  await next();
+});

@@ -1,0 +1,32 @@
+import { z } from "@hono/zod-openapi";
+
+export const ErrorSchema = z
+  .object({
+    error: z
+      .object({
+        type: z.enum(["invalid_request_error", "authentication_error", "insufficient_credits", "rate_limit_error", "api_error"]),
+        code: z.string().openapi({ example: "parameter_invalid" }),
+        message: z.string(),
+        param: z.string().optional().openapi({ example: "source.url" }),
+      })
+      .passthrough(),
+  })
+  .openapi("Error");
+
+const errorContent = { "application/json": { schema: ErrorSchema } };
+
+/** The error answers every authenticated route can give. */
+export const openApiErrorResponses = {
+  400: { description: "Invalid request (`parameter_invalid` and friends)", content: errorContent },
+  401: { description: "Missing, invalid, revoked or wrong-environment API key", content: errorContent },
+  404: { description: "Resource or route not found (`resource_missing`)", content: errorContent },
+  429: { description: "Rate limit exceeded; honour `Retry-After`", content: errorContent },
+  500: { description: "Unexpected error (`api_error`); safe to retry", content: errorContent },
+} as const;
+
+export const errorResponse = (description: string) => ({ description, content: errorContent });
+
+export const IdPathParam = (prefix: string, name = "id") =>
+  z.object({
+    [name]: z.string().min(1).max(100).openapi({ param: { name, in: "path" }, example: `${prefix}_4f9XoT2qLw8bZ1mN3pQ7rS5u` }),
+  });
