@@ -10,7 +10,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             main: "./worker/index.ts",
             wrangler: { configPath: "./wrangler.toml", environment: "staging" },
             miniflare: {
@@ -19,6 +19,7 @@ export default defineConfig({
                 OPERATOR_TOKEN: "op_test_operator_token_0123456789abcdef",
                 MEDIA_SIGNING_SECRET: "test-media-signing-secret-0123456789",
                 ALLOW_LOOPBACK_URLS: "true",
+                DOH_URL: inject("dohUrl"),
               },
             },
           })),
@@ -27,6 +28,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["./test/worker/setup.ts"],
+          globalSetup: ["./test/support/global-setup.ts"],
         },
       },
       {

@@ -3,6 +3,7 @@ import type * as schema from "../drizzle/schema";
 import type { IdempotencyKey } from "./durable-objects/idempotency-key";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
 import type { UploadState } from "./durable-objects/upload-state";
+import type { HostResolver } from "./services/url-safety";
 
 export type Environment = "production" | "staging";
 
@@ -22,6 +23,8 @@ export interface Env {
   OPERATOR_TOKEN?: string;
   /** Secret for HMAC-signed media URLs. */
   MEDIA_SIGNING_SECRET?: string;
+  /** DNS-over-HTTPS endpoint (JSON API) used to check outbound URLs; default Cloudflare's. */
+  DOH_URL?: string;
   /** Public base URL override (for signed URLs behind a custom domain). */
   PUBLIC_BASE_URL?: string;
 }
@@ -34,6 +37,8 @@ export interface Services {
   env: Env;
   environment: Environment;
   allowLoopbackUrls: boolean;
+  /** Resolves host names for the outbound URL checks (services/url-safety.ts). */
+  resolver: HostResolver;
   /** Unix seconds. Injected so sweeps and expiry can be tested. */
   now: () => number;
 }
@@ -67,6 +72,7 @@ declare global {
       ALLOW_LOOPBACK_URLS?: string;
       OPERATOR_TOKEN?: string;
       MEDIA_SIGNING_SECRET?: string;
+      DOH_URL?: string;
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     }
   }

@@ -13,7 +13,7 @@ export async function call(path: string, init: RequestInit & { json?: unknown; k
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(init.json);
   }
-  return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }));
+  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }));
 }
 
 export async function admin<T = any>(method: string, path: string, json?: unknown): Promise<T> {

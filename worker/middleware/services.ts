@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import * as schema from "../../drizzle/schema";
 import type { AppEnv, Env, Services } from "../env";
 import { ApiError } from "../errors";
+import { DEFAULT_DOH_URL, DohResolver } from "../services/url-safety";
 
 export function buildServices(env: Env, now: () => number = () => Math.floor(Date.now() / 1000)): Services {
   const environment = env.ENVIRONMENT === "production" ? "production" : "staging";
@@ -13,7 +14,8 @@ export function buildServices(env: Env, now: () => number = () => Math.floor(Dat
   if (allowLoopbackUrls && environment === "production") {
     throw new ApiError("service_misconfigured", "This deployment is misconfigured. The operator has been notified.");
   }
-  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, now };
+  const resolver = new DohResolver(env.DOH_URL || DEFAULT_DOH_URL);
+  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, resolver, now };
 }
 
 /** Checks the bindings once per request and hands handlers their services. */
