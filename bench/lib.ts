@@ -1,0 +1,56 @@
+// Shared helpers for benchmarks: a fixed-concurrency request driver with
+// latency percentiles, and table printing.
+export interface LoadResult {
+  name: string;
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, idx)];
+}
+
+/** Runs `total` calls of `request(i)` with `concurrency` in flight. */
+export async function drive(name: string, total: number, concurrency: number, request: (i: number) => Promise<Response>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        const res = await request(i);
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (!res.ok) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, requests: total, errors, seconds, rps: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export function printTable(rows: Array<Record<string, string | number>>): void {
+  const cols = Object.keys(rows[0]);
+  const cells = rows.map((r) => cols.map((c) => (typeof r[c] === "number" ? formatNumber(r[c] as number) : String(r[c]))));
+  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const line = (vals: string[]) => `| ${vals.map((v, i) => v.padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(cols));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const row of cells) console.log(line(row));
+}
+
+function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Number.isInteger(n)) return String(n);
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
