@@ -247,6 +247,7 @@ export const webhookEndpoints = sqliteTable(
     id: text("id").primaryKey(), // we_…
     orgId: text("org_id").notNull().references(() => organizations.id),
     url: text("url").notNull(),
+    description: text("description"),
     // Kept in plaintext because signing needs it; shown to the customer once.
     secret: text("secret").notNull(),
     status: text("status", { enum: ["enabled", "disabled"] }).notNull().default("enabled"),

@@ -2,6 +2,7 @@
 // wrangler dev (staging environment, local D1/R2/queues/Durable Objects in
 // .local/state), seeds a dev organization with an API key and credits, writes
 // the credentials to .local/dev.json, and stops everything on Ctrl-C.
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -45,6 +46,36 @@ async function seed(creds: DevCredentials, baseUrl: string): Promise<DevCredenti
   return { ...creds, base_url: baseUrl, organization_id: org.id, api_key: key.key, api_key_id: key.id, runner_token: runner.token };
 }
 
+/** One GPU runner against the local Worker; its job lines are echoed with a prefix. */
+function startRunner(apiUrl: string, token: string, verbose: boolean): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), "--api-url", apiUrl, "--token", token,
+      "--work-dir", path.join(LOCAL_DIR, "runner"), "--allow-loopback-urls"],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const echo = (chunk: Buffer) => {
+    for (const line of chunk.toString().split("\n")) {
+      if (!line.trim()) continue;
+      let entry: Record<string, unknown> | null = null;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        // not a log line
+      }
+      const interesting = !entry || verbose || entry.level !== "info" || /claimed|completed|started|stopped|progress/.test(String(entry.msg));
+      if (!interesting) continue;
+      const text = entry
+        ? `${entry.msg}${entry.session_id ? ` ${entry.session_id}` : ""}${entry.stage ? ` ${entry.stage} ${entry.percent}%` : ""}${entry.error ? ` (${entry.error})` : ""}`
+        : line;
+      console.log(`[runner] ${text}`);
+    }
+  };
+  child.stdout!.on("data", echo);
+  child.stderr!.on("data", echo);
+  return child;
+}
+
 async function main() {
   mkdirSync(LOCAL_DIR, { recursive: true });
   let creds = loadCredentials();
@@ -62,6 +93,7 @@ async function main() {
   });
   creds = await seed(creds, stack.baseUrl);
   writeFileSync(DEV_FILE, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+  const runner = startRunner(stack.baseUrl, creds.runner_token!, verbose);
 
   console.log(`
   Basketball video analysis API (local, staging environment)
@@ -69,6 +101,7 @@ async function main() {
   API key       ${creds.api_key}
   Organization  ${creds.organization_id}
   Credentials   .local/dev.json
+  Runner        one GPU runner process (logs prefixed [runner])
 
   Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
   Press Ctrl-C to stop.${verbose ? "" : "  (Run with -- --verbose for the Worker's logs.)"}
@@ -79,6 +112,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log("\nStopping …");
+    // The runner finishes or hands back its job; the Worker goes last.
+    runner.kill("SIGTERM");
+    runner.kill("SIGTERM");
+    await new Promise((r) => (runner.exitCode !== null ? r(null) : runner.once("exit", r)));
     await stack.stop();
     process.exit(0);
   };

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// Operator CLI: manages organizations, API keys, credits and runner tokens
+// Operator CLI: manages organizations, API keys, credits, auto-recharge and runner tokens
 // through the operator API. Works against the local stack (defaults read from
 // .local/dev.json) or a deployed Worker (--url and --token, or the
 // HOOPS_API_URL and HOOPS_OPERATOR_TOKEN environment variables).
@@ -19,6 +19,10 @@ Commands:
   credits:add --org ORG_ID --cents N [--source invoice|card_top_up|promotional|manual]
               [--expires-at UNIX_SECONDS] [--note TEXT]
                                               add credit (default expiry: one year)
+  auto-recharge:set --org ORG_ID --threshold-cents N --amount-cents N --customer cus_… --payment-method pm_…
+                                              charge N cents off-session (at most hourly) when a settle
+                                              leaves available credit below the threshold
+  auto-recharge:disable --org ORG_ID          switch auto-recharge off
   runner-token:create [--name NAME]           mint a GPU runner token (plaintext printed once)
   runner-token:revoke TOKEN_ID                revoke a runner token
 
@@ -47,6 +51,10 @@ async function main(argv: string[]): Promise<number> {
       source: { type: "string" },
       "expires-at": { type: "string" },
       note: { type: "string" },
+      "threshold-cents": { type: "string" },
+      "amount-cents": { type: "string" },
+      customer: { type: "string" },
+      "payment-method": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -99,6 +107,26 @@ async function main(argv: string[]): Promise<number> {
       summary = (r) => `Added ${r.amount_cents} cents to ${r.organization} (grant ${r.id}, expires ${new Date(r.expires_at * 1000).toISOString()})`;
       break;
     }
+    case "auto-recharge:set": {
+      const cents = (flag: "--threshold-cents" | "--amount-cents", value: string | undefined) => {
+        const n = Number(need(value, flag));
+        if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer`);
+        return n;
+      };
+      result = await client.request("PATCH", `/admin/v1/organizations/${need(values.org, "--org")}/auto_recharge`, {
+        enabled: true,
+        threshold_cents: cents("--threshold-cents", values["threshold-cents"]),
+        amount_cents: cents("--amount-cents", values["amount-cents"]),
+        payment_customer_id: need(values.customer, "--customer"),
+        payment_method_id: need(values["payment-method"], "--payment-method"),
+      });
+      summary = (r) => `Auto-recharge on for ${r.organization}: ${r.amount_cents} cents when available credit falls below ${r.threshold_cents} cents`;
+      break;
+    }
+    case "auto-recharge:disable":
+      result = await client.request("PATCH", `/admin/v1/organizations/${need(values.org, "--org")}/auto_recharge`, { enabled: false });
+      summary = (r) => `Auto-recharge off for ${r.organization}`;
+      break;
     case "runner-token:create":
       result = await client.createRunnerToken(values.name);
       summary = (r) => `Runner token ${r.id}. Store it now; it is not shown again:\n${r.token}`;

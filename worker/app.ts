@@ -8,15 +8,40 @@ import { createOpenApiApp } from "./lib/http";
 import { requireApiKey } from "./middleware/auth";
 import { requireOperator } from "./middleware/operator";
 import { requestId } from "./middleware/request-id";
+import { requireRunner } from "./middleware/runner-auth";
+import { registerRunnerClaimJob } from "./routes/runner/claim";
+import { registerRunnerCompleteJob } from "./routes/runner/complete";
+import { registerRunnerFailJob } from "./routes/runner/fail";
+import { registerRunnerHeartbeat } from "./routes/runner/heartbeat";
+import { registerRunnerCreateOutput } from "./routes/runner/outputs";
+import { registerRunnerReleaseJob } from "./routes/runner/release";
 import { services } from "./middleware/services";
 import { registerAdminCreateApiKey } from "./routes/admin/api-keys-create";
 import { registerAdminRevokeApiKey } from "./routes/admin/api-keys-revoke";
 import { registerAdminAddCredits } from "./routes/admin/credits-create";
+import { registerAdminUpdateAutoRecharge } from "./routes/admin/auto-recharge-update";
+import { registerAdminEmitEvent } from "./routes/admin/events-create";
 import { registerAdminCreateGroup } from "./routes/admin/groups-create";
 import { registerAdminCreateOrganization } from "./routes/admin/organizations-create";
 import { registerAdminCreateRunnerToken } from "./routes/admin/runner-tokens-create";
 import { registerAdminRevokeRunnerToken } from "./routes/admin/runner-tokens-revoke";
 import { registerGetBalance } from "./routes/balance/get";
+import { registerCreateSession } from "./routes/sessions/create";
+import { registerGetSession } from "./routes/sessions/get";
+import { registerListSessionHighlights } from "./routes/sessions/highlights-list";
+import { registerListSessions } from "./routes/sessions/list";
+import { registerListSessionPlayers } from "./routes/sessions/players-list";
+import { registerListSessionShots } from "./routes/sessions/shots-list";
+import { registerListUsage } from "./routes/usage/list";
+import { registerListEvents } from "./routes/events/list";
+import { registerCreateWebhookEndpoint } from "./routes/webhook-endpoints/create";
+import { registerDeleteWebhookEndpoint } from "./routes/webhook-endpoints/delete";
+import { registerGetWebhookEndpoint } from "./routes/webhook-endpoints/get";
+import { registerListWebhookEndpoints } from "./routes/webhook-endpoints/list";
+import { registerTestWebhookEndpoint } from "./routes/webhook-endpoints/test";
+import { registerMediaEndpoints } from "./routes/media/get";
+import { registerCreateUpload } from "./routes/uploads/create";
+import { registerTusEndpoints } from "./routes/uploads/tus";
 
 export const API_VERSION = "1.0.0";
 
@@ -35,7 +60,40 @@ function createPublicApi() {
   });
   api.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : requireApiKey(c, next)));
   registerGetBalance(api);
+  registerCreateSession(api);
+  registerListSessions(api);
+  registerGetSession(api);
+  registerListSessionHighlights(api);
+  registerListSessionShots(api);
+  registerListSessionPlayers(api);
+  registerListUsage(api);
+  registerCreateWebhookEndpoint(api);
+  registerListWebhookEndpoints(api);
+  registerGetWebhookEndpoint(api);
+  registerDeleteWebhookEndpoint(api);
+  registerTestWebhookEndpoint(api);
+  registerListEvents(api);
+  registerCreateUpload(api);
   return api;
+}
+
+/** The API GPU runners pull work from; its own OpenAPI document. */
+function createRunnerApi() {
+  const runner = createOpenApiApp();
+  runner.openAPIRegistry.registerComponent("securitySchemes", "runnerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A runner token (`hr_…`) minted with `npm run ops -- runner-token:create`.",
+  });
+  runner.doc31("/runner/v1/openapi.json", { openapi: "3.1.0", info: { title: "Runner API", version: API_VERSION } });
+  runner.use("/runner/v1/*", async (c, next) => (c.req.path === "/runner/v1/openapi.json" ? next() : requireRunner(c, next)));
+  registerRunnerClaimJob(runner);
+  registerRunnerHeartbeat(runner);
+  registerRunnerCreateOutput(runner);
+  registerRunnerCompleteJob(runner);
+  registerRunnerFailJob(runner);
+  registerRunnerReleaseJob(runner);
+  return runner;
 }
 
 function createAdminApi() {
@@ -47,8 +105,10 @@ function createAdminApi() {
   registerAdminCreateApiKey(admin);
   registerAdminRevokeApiKey(admin);
   registerAdminAddCredits(admin);
+  registerAdminUpdateAutoRecharge(admin);
   registerAdminCreateRunnerToken(admin);
   registerAdminRevokeRunnerToken(admin);
+  registerAdminEmitEvent(admin);
   admin.doc31("/admin/v1/openapi.json", { openapi: "3.1.0", info: { title: "Operator API", version: API_VERSION } });
   return admin;
 }
@@ -89,7 +149,11 @@ export function createApp() {
   // for bench/auth.ts and a liveness probe for load balancers.
   app.get("/health", (c) => c.json({ ok: true }));
   app.route("/", createPublicApi());
+  // Signed-URL surfaces: the signature is the credential, so no API key and no OpenAPI entry.
+  registerTusEndpoints(app);
+  registerMediaEndpoints(app);
   app.route("/", createAdminApi());
+  app.route("/", createRunnerApi());
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {

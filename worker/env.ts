@@ -25,11 +25,15 @@ export interface Env {
   MEDIA_SIGNING_SECRET?: string;
   /** DNS-over-HTTPS endpoint (JSON API) used to check outbound URLs; default Cloudflare's. */
   DOH_URL?: string;
+  /** Job lease length in seconds (default 120); shortened in tests. */
+  JOB_LEASE_SECONDS?: string;
   /** Public base URL override (for signed URLs behind a custom domain). */
   PUBLIC_BASE_URL?: string;
+  /** Stripe secret key for auto-recharge charges (services/payments.ts); unset ⇒ no charges. */
+  STRIPE_SECRET_KEY?: string;
 }
 
-export type Database = DrizzleD1Database<typeof schema>;
+export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /** Per-request services handed to handlers (see middleware/services.ts). */
 export interface Services {
@@ -55,6 +59,7 @@ export type AppEnv = {
     requestId: string;
     services: Services;
     auth: AuthContext;
+    runner: { tokenId: string };
   };
 };
 

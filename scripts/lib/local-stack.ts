@@ -16,6 +16,8 @@ export interface LocalStackOptions {
   port?: number;
   /** Lets source URLs and webhook receivers point at 127.0.0.1 (development only). */
   allowLoopbackUrls?: boolean;
+  /** Extra Worker variables (e.g. JOB_LEASE_SECONDS for tests). */
+  vars?: Record<string, string>;
   /** Receives wrangler's output lines; default: discarded. */
   onOutput?: (line: string) => void;
 }
@@ -80,6 +82,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     "--var", `OPERATOR_TOKEN:${opts.operatorToken}`,
     "--var", `MEDIA_SIGNING_SECRET:${opts.mediaSigningSecret}`,
     "--var", `ALLOW_LOOPBACK_URLS:${opts.allowLoopbackUrls ? "true" : "false"}`,
+    "--var", `PUBLIC_BASE_URL:http://127.0.0.1:${port}`,
+    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: false });
   let tail = "";

@@ -14,7 +14,7 @@ export interface TestStack extends LocalStack {
   destroy(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+export async function startTestStack(opts: { vars?: Record<string, string> } = {}): Promise<TestStack> {
   const persistDir = mkdtempSync(path.join(tmpdir(), "hoops-e2e-"));
   const operatorToken = `op_test_${randomBytes(16).toString("hex")}`;
   const stack = await startLocalStack({
@@ -22,6 +22,7 @@ export async function startTestStack(): Promise<TestStack> {
     operatorToken,
     mediaSigningSecret: randomBytes(32).toString("hex"),
     allowLoopbackUrls: true,
+    vars: opts.vars,
     onOutput: process.env.E2E_VERBOSE ? (line) => console.log(`[worker] ${line}`) : undefined,
   });
   return {

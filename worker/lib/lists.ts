@@ -27,15 +27,15 @@ export function takePage<T>(rows: T[], limit: number): { data: T[]; hasMore: boo
 }
 
 export function listSchema<T extends z.ZodTypeAny>(item: T, name: string, embedded = false) {
-  return z
-    .object({
-      object: z.literal("list"),
-      data: z.array(item),
-      has_more: z.boolean(),
-      total_count: z.number().int(),
-      url: embedded ? z.string().openapi({ example: "/v1/sessions/sess_…/shots" }) : z.string().optional(),
-    })
-    .openapi(name);
+  const base = { object: z.literal("list"), data: z.array(item), has_more: z.boolean(), total_count: z.number().int() };
+  // Two whole object schemas rather than one with a conditional `url` field:
+  // the conditional field inferred as a required `url: string | undefined`,
+  // which no top-level envelope (that omits `url`) satisfied.
+  return (
+    embedded
+      ? z.object({ ...base, url: z.string().openapi({ example: "/v1/sessions/sess_…/shots" }) })
+      : z.object({ ...base, url: z.string().optional() })
+  ).openapi(name);
 }
 
 export function cursorPagingQuery(maxLimit: number, defaultLimit: number) {

@@ -1,8 +1,20 @@
 // Credit balance and the hold → settle/void ledger. Functions take the
 // database handle as an argument so they are tested without HTTP.
-import { and, eq, gt, sql } from "drizzle-orm";
-import { creditGrants, usageEvents } from "../../drizzle/schema";
+//
+// The ledger: `credit_grants` hold credit (each expires one year after
+// purchase; `remaining_cents` shrinks as it is drawn). A submit places a hold:
+// a `usage_events` row in status `held` for the estimated cost. Available =
+// unexpired remaining credit − the sum of held amounts. Settling charges the
+// measured length, drawing from the soonest-expiring grants first; voiding
+// releases the hold. Both are idempotent: only a `held` event moves.
+import { and, desc, eq, gt, gte, lte, sql, type SQL } from "drizzle-orm";
+import { creditGrants, sessions, usageEvents } from "../../drizzle/schema";
 import type { Database } from "../env";
+import { notFound } from "../errors";
+import { cursorWhere } from "../lib/cursor";
+import { insertWhere, statement } from "../lib/sql";
+import { maybeAutoRecharge } from "./auto-recharge";
+import type { PaymentProvider } from "./payments";
 
 export const RATE_CENTS_PER_HOUR = 500;
 export const CREDIT_LIFETIME_SECONDS = 365 * 24 * 3600;
@@ -45,4 +57,242 @@ export async function getBalance(db: Database, orgId: string, now: number): Prom
     rate_cents_per_hour: RATE_CENTS_PER_HOUR,
     soonest_expiry: credit[0]?.soonest == null ? null : Number(credit[0].soonest),
   };
+}
+
+/** Used when neither `duration_seconds` nor a file size is known at submit. */
+export const DEFAULT_ESTIMATE_SECONDS = 2 * 3600;
+/**
+ * Size → length assumption: 8 Mbit/s (1,000,000 bytes per second), typical of
+ * 1080p30 H.264 from phones and sports cameras. Lower-bitrate files get a
+ * larger hold than needed; the charge is always the measured length.
+ */
+export const ASSUMED_BYTES_PER_SECOND = 1_000_000;
+
+/** Seconds of video a submit holds credit for. */
+export function estimateSeconds(known: { durationSeconds?: number | null; sizeBytes?: number | null }): number {
+  if (known.durationSeconds && known.durationSeconds > 0) return known.durationSeconds;
+  if (known.sizeBytes && known.sizeBytes > 0) return Math.max(1, Math.ceil(known.sizeBytes / ASSUMED_BYTES_PER_SECOND));
+  return DEFAULT_ESTIMATE_SECONDS;
+}
+
+/** SQL for the organization's available cents at `now`, evaluated inside the statement that uses it. */
+export function availableCentsSql(orgId: string, now: number): SQL<number> {
+  return sql<number>`((select coalesce(sum(${creditGrants.remainingCents}), 0) from ${creditGrants}
+      where ${creditGrants.orgId} = ${orgId} and ${creditGrants.expiresAt} > ${now} and ${creditGrants.remainingCents} > 0)
+    - (select coalesce(sum(${usageEvents.heldCents}), 0) from ${usageEvents}
+      where ${usageEvents.orgId} = ${orgId} and ${usageEvents.status} = 'held'))`;
+}
+
+export interface Hold {
+  usageEventId: string;
+  orgId: string;
+  sessionId: string;
+  apiKeyId: string | null;
+  heldCents: number;
+  estimatedSeconds: number;
+}
+
+/**
+ * The statement that places a hold, for the caller's D1 batch: it inserts the
+ * `held` usage event only if the available balance covers it (and `also`
+ * holds), evaluated inside the batch's transaction, so concurrent submits can
+ * never hold more than is available. It changes one row or none; the caller
+ * gates its other rows on the event's existence (see `holdExists`).
+ */
+export function placeHold(db: Database, hold: Hold, now: number, also?: SQL): D1PreparedStatement {
+  const covered = sql`${availableCentsSql(hold.orgId, now)} >= ${hold.heldCents}`;
+  return insertWhere(
+    db,
+    db.insert(usageEvents).values({
+      id: hold.usageEventId,
+      orgId: hold.orgId,
+      sessionId: hold.sessionId,
+      apiKeyId: hold.apiKeyId,
+      status: "held",
+      heldCents: hold.heldCents,
+      estimatedSeconds: hold.estimatedSeconds,
+      created: now,
+    }),
+    also ? sql`${covered} and ${also}` : covered,
+  );
+}
+
+/** True inside a batch once the session's hold row exists. */
+export function holdExists(sessionId: string): SQL {
+  return sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId})`;
+}
+
+export type UsageEventRow = typeof usageEvents.$inferSelect;
+
+export interface LedgerOutcome {
+  /** False when the event had already left `held` (a repeated call). */
+  changed: boolean;
+  usageEvent: UsageEventRow;
+}
+
+async function usageEventOf(db: Database, sessionId: string): Promise<UsageEventRow> {
+  const row = await db.select().from(usageEvents).where(eq(usageEvents.sessionId, sessionId)).get();
+  if (!row) throw new Error(`No usage event for session ${sessionId}`);
+  return row;
+}
+
+/**
+ * Charges the measured length of a session: ceil(seconds × rate / 3600) cents,
+ * drawn from the organization's unexpired grants, soonest expiry first, and
+ * moves the usage event `held → settled` (also recording the session's
+ * `cost_cents`). Idempotent: a settled or voided event is returned unchanged.
+ * If the grants hold less than the charge (the video ran far longer than the
+ * estimate), they are drawn to zero and `settled_cents` still records the
+ * full charge, for the operator to invoice. With `payments`, a settle that
+ * leaves the balance below the organization's auto-recharge threshold
+ * triggers the recharge (services/auto-recharge.ts).
+ */
+export async function settleHold(
+  db: Database,
+  sessionId: string,
+  measuredSeconds: number,
+  now: number,
+  opts: { payments?: PaymentProvider | null } = {},
+): Promise<LedgerOutcome> {
+  if (!Number.isInteger(measuredSeconds) || measuredSeconds < 0) throw new Error(`measuredSeconds must be a non-negative integer, got ${measuredSeconds}`);
+  const event = await usageEventOf(db, sessionId);
+  if (event.status !== "held") return { changed: false, usageEvent: event };
+  const charge = costCents(measuredSeconds);
+  const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
+  // `before` is the credit of the grants that expire earlier; each grant gives
+  // what is left of the charge after them, up to its remaining credit.
+  const draw = sql`with ordered as (
+      select id, remaining_cents,
+        coalesce(sum(remaining_cents) over (order by expires_at, created, id rows between unbounded preceding and 1 preceding), 0) as before
+      from credit_grants
+      where org_id = ${event.orgId} and expires_at > ${now} and remaining_cents > 0
+    )
+    update credit_grants
+    set remaining_cents = credit_grants.remaining_cents - min(ordered.remaining_cents, ${charge} - ordered.before)
+    from ordered
+    where credit_grants.id = ordered.id and ordered.before < ${charge} and ${stillHeld}`;
+  const [, , settled] = await db.$client.batch([
+    statement(db, draw),
+    statement(
+      db,
+      db
+        .update(sessions)
+        .set({ costCents: charge, updated: now })
+        .where(and(eq(sessions.orgId, event.orgId), eq(sessions.id, sessionId), sql`${sessions.costCents} is null`, stillHeld)),
+    ),
+    statement(
+      db,
+      db
+        .update(usageEvents)
+        .set({ status: "settled", settledCents: charge, measuredSeconds, settledAt: now })
+        .where(and(eq(usageEvents.sessionId, sessionId), eq(usageEvents.status, "held"))),
+    ),
+  ]);
+  const usageEvent = await usageEventOf(db, sessionId);
+  if (settled.meta.changes === 0) return { changed: false, usageEvent };
+  if (opts.payments) await rechargeAfterSettle(db, opts.payments, event.orgId, now);
+  return { changed: true, usageEvent };
+}
+
+/** A payment problem must never undo or fail a settle: it is logged and retried on a later settle. */
+async function rechargeAfterSettle(db: Database, payments: PaymentProvider, orgId: string, now: number): Promise<void> {
+  try {
+    await maybeAutoRecharge(db, payments, orgId, now);
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "auto-recharge failed", organization: orgId, error: String(err) }));
+  }
+}
+
+/** Releases a session's hold (`held → voided`); nothing is charged. Idempotent. */
+export async function voidHold(db: Database, sessionId: string, now: number): Promise<LedgerOutcome> {
+  const voided = await db
+    .update(usageEvents)
+    .set({ status: "voided", voidedAt: now })
+    .where(and(eq(usageEvents.sessionId, sessionId), eq(usageEvents.status, "held")))
+    .returning();
+  if (voided.length > 0) return { changed: true, usageEvent: voided[0] };
+  return { changed: false, usageEvent: await usageEventOf(db, sessionId) };
+}
+
+export interface UsageEventObject {
+  id: string;
+  object: "usage_event";
+  session: string;
+  api_key: string | null;
+  status: "held" | "settled" | "voided";
+  held_cents: number;
+  settled_cents: number | null;
+  estimated_seconds: number;
+  measured_seconds: number | null;
+  created: number;
+  settled_at: number | null;
+  voided_at: number | null;
+}
+
+export function usageEventObject(row: UsageEventRow): UsageEventObject {
+  return {
+    id: row.id,
+    object: "usage_event",
+    session: row.sessionId,
+    api_key: row.apiKeyId,
+    status: row.status,
+    held_cents: row.heldCents,
+    settled_cents: row.settledCents,
+    estimated_seconds: row.estimatedSeconds,
+    measured_seconds: row.measuredSeconds,
+    created: row.created,
+    settled_at: row.settledAt,
+    voided_at: row.voidedAt,
+  };
+}
+
+export interface UsageFilter {
+  status?: UsageEventRow["status"];
+  apiKeyId?: string;
+  createdGte?: number;
+  createdLte?: number;
+}
+
+/**
+ * One page (fetched with one extra row, for `takePage`) of the organization's
+ * usage events, newest first (`created`, then id), after the event
+ * `startingAfter` when given.
+ */
+export async function listUsageEvents(
+  db: Database,
+  orgId: string,
+  filter: UsageFilter,
+  page: { limit: number; startingAfter?: string },
+) {
+  let after: { created: number; id: string } | undefined;
+  if (page.startingAfter !== undefined) {
+    after = await db
+      .select({ created: usageEvents.created, id: usageEvents.id })
+      .from(usageEvents)
+      .where(and(eq(usageEvents.orgId, orgId), eq(usageEvents.id, page.startingAfter)))
+      .get();
+    if (!after) throw notFound("usage event", page.startingAfter, "starting_after");
+  }
+  const where = and(
+    eq(usageEvents.orgId, orgId),
+    filter.status ? eq(usageEvents.status, filter.status) : undefined,
+    filter.apiKeyId ? eq(usageEvents.apiKeyId, filter.apiKeyId) : undefined,
+    filter.createdGte !== undefined ? gte(usageEvents.created, filter.createdGte) : undefined,
+    filter.createdLte !== undefined ? lte(usageEvents.created, filter.createdLte) : undefined,
+  );
+  const [rows, count] = await db.batch([
+    db
+      .select()
+      .from(usageEvents)
+      .where(
+        and(
+          where,
+          after ? cursorWhere(usageEvents.created, usageEvents.id, after) : undefined,
+        ),
+      )
+      .orderBy(desc(usageEvents.created), desc(usageEvents.id))
+      .limit(page.limit + 1),
+    db.select({ n: sql<number>`count(*)` }).from(usageEvents).where(where),
+  ]);
+  return { rows, totalCount: Number(count[0]?.n ?? 0) };
 }

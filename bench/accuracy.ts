@@ -1,0 +1,163 @@
+// Accuracy harness: generates games that were never used while developing the pipeline
+// (seeds 101+, all camera variants), runs analyzeGame on each and compares with ground truth.
+//   npx tsx bench/accuracy.ts [--games 8] [--seconds 60] [--seed-base 101] [--dev]
+// --dev switches to the development seeds (1..) for tuning; report figures without it.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
+import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
+import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
+import type { CameraVariant, SizeName } from "../scripts/synth/render.ts";
+
+const args = process.argv.slice(2);
+const arg = (k: string, d: string) => {
+  const i = args.indexOf(`--${k}`);
+  return i >= 0 ? args[i + 1] : d;
+};
+const dev = args.includes("--dev");
+const games = Number(arg("games", "8"));
+const seconds = Number(arg("seconds", "60"));
+const seedBase = Number(arg("seed-base", dev ? "1" : "101"));
+const outDir = path.resolve(arg("out", "bench/out/games"));
+const cameras: CameraVariant[] = ["wide", "pan", "side", "portrait"];
+const MATCH_WINDOW_S = 1.0;
+
+interface Counts {
+  gt: number; pred: number; matched: number; madeOk: number; pointsOk: number; scorerOk: number; scorerN: number;
+  teamOk: number; teamN: number; threeOk: number; ftOk: number; assistOk: number; assistN: number; reboundOk: number; reboundN: number;
+  jerseyOk: number; jerseyN: number;
+}
+const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0 });
+
+async function ensureGame(seed: number, camera: CameraVariant): Promise<{ gt: GroundTruth; video: string }> {
+  const size: SizeName = camera === "portrait" ? "portrait" : "720p";
+  const base = path.join(outDir, `game-s${seed}-${camera}-${size}`);
+  if (existsSync(`${base}.json`) && existsSync(`${base}.mp4`)) {
+    const gt = JSON.parse(readFileSync(`${base}.json`, "utf8")) as GroundTruth;
+    if (gt.seconds === seconds && gt.player_samples && gt.generator_version === GENERATOR_VERSION) return { gt, video: `${base}.mp4` };
+  }
+  const gt = await generateGame({ seed, seconds, camera, size, out: outDir });
+  return { gt, video: `${base}.mp4` };
+}
+
+/** Maps each detected player to the generated person its boxes sit on most often. */
+function mapPlayers(result: AnalysisResult, gt: GroundTruth): Map<string, string> {
+  const clusters = readFileSync(result.artifacts.clusters, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const votes = new Map<string, Map<string, number>>();
+  for (const row of clusters) {
+    if (row.type !== "track" || !row.player) continue;
+    for (const s of row.samples as Array<{ t: number; x: number; y: number; h: number }>) {
+      const g = gt.player_samples.reduce((a, b) => (Math.abs(b.t - s.t) < Math.abs(a.t - s.t) ? b : a));
+      let best: string | null = null, bd = Infinity;
+      for (const [id, [x, y, h]] of Object.entries(g.boxes)) {
+        const d = Math.hypot(x - s.x, (y - s.y) * (gt.height / gt.width)) / Math.max(h * (gt.height / gt.width), 1e-3);
+        if (d < bd) { bd = d; best = id; }
+      }
+      if (!best || bd > 0.5) continue;
+      const m = votes.get(row.player) ?? new Map<string, number>();
+      m.set(best, (m.get(best) ?? 0) + 1);
+      votes.set(row.player, m);
+    }
+  }
+  const out = new Map<string, string>();
+  for (const [p, m] of votes) out.set(p, [...m.entries()].sort((a, b) => b[1] - a[1])[0][0]);
+  return out;
+}
+
+function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
+  const c = zero();
+  c.gt = gt.shots.length;
+  c.pred = result.shots.length;
+  const mapping = mapPlayers(result, gt);
+  const used = new Set<number>();
+  for (const g of gt.shots) {
+    let best = -1, bd = Infinity;
+    result.shots.forEach((s, i) => {
+      const d = Math.abs(s.start_seconds - g.release_seconds);
+      if (!used.has(i) && d < bd && d <= MATCH_WINDOW_S) { bd = d; best = i; }
+    });
+    if (best < 0) continue;
+    used.add(best);
+    const s = result.shots[best];
+    c.matched++;
+    if (s.made === g.made) c.madeOk++;
+    if (s.points === g.points) c.pointsOk++;
+    if (s.is_three_point === g.is_three_point) c.threeOk++;
+    if (s.is_free_throw === g.is_free_throw) c.ftOk++;
+    c.scorerN++;
+    if (s.players.scorer && mapping.get(s.players.scorer) === g.shooter) c.scorerOk++;
+    if (g.assister || s.players.assister) {
+      c.assistN++;
+      if ((s.players.assister ? mapping.get(s.players.assister) : null) === g.assister) c.assistOk++;
+    }
+    if (g.rebounder || s.players.rebounder) {
+      c.reboundN++;
+      if ((s.players.rebounder ? mapping.get(s.players.rebounder) : null) === g.rebounder) c.reboundOk++;
+    }
+  }
+  // Team ids are arbitrary labels: score the better of the two pairings.
+  let same = 0, swapped = 0;
+  for (const p of result.players) {
+    const gid = mapping.get(p.key);
+    const gp = gt.players.find((x) => x.id === gid);
+    if (!gp || p.team_id === null) continue;
+    c.teamN++;
+    if (p.team_id === gp.team) same++;
+    else swapped++;
+    if (p.jersey !== null) {
+      c.jerseyN++;
+      if (p.jersey === gp.jersey) c.jerseyOk++;
+    }
+  }
+  c.teamOk = Math.max(same, swapped);
+  return c;
+}
+
+const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "n/a");
+
+async function main() {
+  const rows: Array<{ name: string; c: Counts; error?: string }> = [];
+  for (let k = 0; k < games; k++) {
+    const seed = seedBase + k;
+    const camera = cameras[k % cameras.length];
+    const { gt, video } = await ensureGame(seed, camera);
+    const name = path.basename(video, ".mp4");
+    try {
+      const result = await analyzeGame({ videoPath: video, workDir: path.join(outDir, "work", name), options: { jerseys: "auto" } });
+      rows.push({ name, c: evaluate(result, gt) });
+    } catch (e) {
+      rows.push({ name, c: { ...zero(), gt: gt.shots.length }, error: (e as Error).message });
+    }
+    const r = rows[rows.length - 1];
+    console.error(`${name}: ${r.error ?? `gt ${r.c.gt} pred ${r.c.pred} matched ${r.c.matched}`}`);
+  }
+  const t = rows.reduce((a, r) => {
+    for (const k of Object.keys(a) as Array<keyof Counts>) a[k] += r.c[k];
+    return a;
+  }, zero());
+  const precision = t.pred ? t.matched / t.pred : 0, recall = t.gt ? t.matched / t.gt : 0;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  console.log(`\nAccuracy on ${rows.length} generated games (${dev ? "DEV seeds" : "held-out seeds"} ${seedBase}..${seedBase + games - 1}, ${seconds}s each, cameras ${cameras.join("/")})\n`);
+  console.log("| game | gt shots | detected | matched | made ok | points ok | scorer ok | team ok |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.name} | ${r.c.gt} | ${r.error ? `error: ${r.error}` : r.c.pred} | ${r.c.matched} | ${r.c.madeOk} | ${r.c.pointsOk} | ${r.c.scorerOk}/${r.c.scorerN} | ${r.c.teamOk}/${r.c.teamN} |`);
+  console.log("\n| metric | value | target |");
+  console.log("|---|---|---|");
+  console.log(`| shot precision | ${pct(t.matched, t.pred)}% | |`);
+  console.log(`| shot recall | ${pct(t.matched, t.gt)}% | |`);
+  console.log(`| shot F1 | ${(100 * f1).toFixed(1)}% | ≥ 95% |`);
+  console.log(`| made/missed accuracy | ${pct(t.madeOk, t.matched)}% | ≥ 95% |`);
+  console.log(`| points accuracy | ${pct(t.pointsOk, t.matched)}% | ≥ 90% |`);
+  console.log(`| scorer accuracy | ${pct(t.scorerOk, t.scorerN)}% | ≥ 80% |`);
+  console.log(`| team assignment accuracy | ${pct(t.teamOk, t.teamN)}% | |`);
+  console.log(`| 2 vs 3 accuracy | ${pct(t.threeOk, t.matched)}% | |`);
+  console.log(`| free throw accuracy | ${pct(t.ftOk, t.matched)}% | |`);
+  console.log(`| assister accuracy | ${pct(t.assistOk, t.assistN)}% | |`);
+  console.log(`| rebounder accuracy | ${pct(t.reboundOk, t.reboundN)}% | |`);
+  console.log(`| jersey number accuracy (players with a read number) | ${pct(t.jerseyOk, t.jerseyN)}% | |`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

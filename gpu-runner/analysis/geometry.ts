@@ -1,0 +1,83 @@
+// Court geometry: a homography from the painted key's four corners maps image points on the
+// floor to court metres, which gives shot positions, 2 vs 3 points and the free-throw spot.
+import type { Point } from "./types.ts";
+
+/** FIBA dimensions (metres). Court frame: origin at the hoop's baseline centre, x into the court, y across. */
+export const COURT_GEOMETRY = {
+  halfLength: 14,
+  width: 15,
+  hoopFromBaseline: 1.575,
+  keyLength: 5.8,
+  keyWidth: 4.9,
+  threeRadius: 6.75,
+  threeCornerY: 6.6,
+};
+
+export const HOOP_WORLD: Point = [COURT_GEOMETRY.hoopFromBaseline, 0];
+export const FT_SPOT_WORLD: Point = [COURT_GEOMETRY.keyLength, 0];
+/** Key corners in court metres, in order: baseline left, baseline right, free-throw right, free-throw left. */
+export const KEY_WORLD: Point[] = [
+  [0, -COURT_GEOMETRY.keyWidth / 2],
+  [0, COURT_GEOMETRY.keyWidth / 2],
+  [COURT_GEOMETRY.keyLength, COURT_GEOMETRY.keyWidth / 2],
+  [COURT_GEOMETRY.keyLength, -COURT_GEOMETRY.keyWidth / 2],
+];
+
+export type Homography = number[]; // row-major 3×3, h[8] = 1
+
+/** Direct linear transform from exactly four correspondences (src → dst). */
+export function homographyFrom4(src: Point[], dst: Point[]): Homography | null {
+  const A: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = src[i], [u, v] = dst[i];
+    A.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    A.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  const h = solve(A);
+  return h ? [...h, 1] : null;
+}
+
+/** Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix. */
+function solve(M: number[][]): number[] | null {
+  const n = M.length;
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    if (Math.abs(M[p][c]) < 1e-12) return null;
+    [M[c], M[p]] = [M[p], M[c]];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / M[c][c];
+      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((row, i) => row[n] / row[i]);
+}
+
+export function applyH(h: Homography, p: Point): Point {
+  const w = h[6] * p[0] + h[7] * p[1] + h[8];
+  return [(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w];
+}
+
+export function invertH(h: Homography): Homography {
+  const [a, b, c, d, e, f, g, i, k] = h;
+  const A = e * k - f * i, B = -(d * k - f * g), C = d * i - e * g;
+  const det = a * A + b * B + c * C;
+  const inv = [A, -(b * k - c * i), b * f - c * e, B, a * k - c * g, -(a * f - c * d), C, -(a * i - b * g), a * e - b * d].map((x) => x / det);
+  return inv.map((x) => x / inv[8]);
+}
+
+export function isThreePointWorld(p: Point): boolean {
+  if (Math.abs(p[1]) >= COURT_GEOMETRY.threeCornerY) return true;
+  return Math.hypot(p[0] - HOOP_WORLD[0], p[1] - HOOP_WORLD[1]) > COURT_GEOMETRY.threeRadius;
+}
+
+export function distanceToFtSpot(p: Point): number {
+  return Math.hypot(p[0] - FT_SPOT_WORLD[0], p[1] - FT_SPOT_WORLD[1]);
+}
+
+/** Half-court coordinates in 0..1: [across the court from one sideline, distance from the baseline / half length]. */
+export function worldNormed(p: Point): Point {
+  const clamp = (x: number) => Math.max(0, Math.min(1, x));
+  return [clamp((p[1] + COURT_GEOMETRY.width / 2) / COURT_GEOMETRY.width), clamp(p[0] / COURT_GEOMETRY.halfLength)];
+}

@@ -1,0 +1,453 @@
+// analyzeGame: one decode pass → detections → tracks → shots → attribution → box scores.
+import { mkdir } from "node:fs/promises";
+import { decodeFrames, letterboxFor, type Letterbox } from "../media/decode.ts";
+import { probe, type VideoInfo } from "../media/probe.ts";
+import { MediaError } from "../media/run.ts";
+import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
+import { loadYoloDetector, resolveDetectorModel, type Detection, type Detector } from "../vision/detector.ts";
+import { loadJerseyReader, type JerseyReader } from "../vision/jersey-ocr.ts";
+import { attributeAndScore, type Tag } from "./boxscore.ts";
+import { courtHomography, DEFAULT_KEY_COLOR, findKeyQuad, type KeyColorOptions } from "./court.ts";
+import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
+import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, worldNormed, type Homography } from "./geometry.ts";
+import { applyRosters, buildIdentities, voteJersey, type Roster } from "./players.ts";
+import { dominantOwner, lastSegmentBefore, mergeSamePlayer, ownersPerFrame, possessionSegments, type PossessionSegment } from "./possession.ts";
+import { detectShots, flightStart, type ShotEvent } from "./shots.ts";
+import { clusterTeams, shirtColor, type RGB } from "./teams.ts";
+import { buildBallTrack, buildHoopTracks, PlayerTracker, trackBoxAt, type HoopTrack, type PlayerTrack } from "./tracks.ts";
+import type { AnalysisResult, Box, HighlightResult, Point, ShotResult } from "./types.ts";
+
+export const RUN_VERSION = 1;
+export const DEFAULT_ANALYSIS_FPS = 15;
+
+/** Wall-clock split of the last analyzeGame call in this process (bench/runner.ts prints it). */
+export const lastRunTimings = { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, postMs: 0, frames: 0 };
+/** Spec limit: at most 1920×1080 in either orientation. */
+const MAX_LONG_SIDE = 1920;
+const MAX_SHORT_SIDE = 1080;
+
+export interface AnalyzeInput {
+  videoPath: string;
+  workDir: string;
+  options: { session_type?: string; jerseys?: "auto" | "enabled" | "disabled"; [k: string]: unknown };
+  rosters?: Array<{ team: number; players: Array<{ jersey: string; name?: string; user_id?: string; metadata?: Record<string, string> }> }>;
+  signal?: AbortSignal;
+  onProgress?: (stage: string, percent: number) => void;
+}
+
+export type AnalysisErrorCode = "no_shots" | "no_hoops" | "no_court" | "source_invalid" | "video_too_large" | "unknown";
+
+export class AnalysisError extends Error {
+  constructor(readonly code: AnalysisErrorCode, message: string) {
+    super(message);
+    this.name = "AnalysisError";
+  }
+}
+
+const detectors = new Map<string, Promise<Detector>>();
+let readerPromise: Promise<JerseyReader> | null = null;
+
+/** Sessions are expensive to create: one per model file and process (a newly dropped-in model is picked up). */
+function getDetector(orientation: "landscape" | "portrait"): Promise<Detector> {
+  const p = resolveDetectorModel(orientation);
+  let d = detectors.get(p);
+  if (!d) {
+    d = loadYoloDetector(p);
+    d.catch(() => detectors.delete(p));
+    detectors.set(p, d);
+  }
+  return d;
+}
+function getReader(): Promise<JerseyReader> {
+  if (!readerPromise) {
+    readerPromise = loadJerseyReader();
+    readerPromise.catch(() => (readerPromise = null));
+  }
+  return readerPromise;
+}
+
+interface FramePerson extends Detection {
+  color: RGB;
+}
+
+interface KeySample {
+  frame: number;
+  /** Key corners relative to the hoop position in that frame, so a panning camera can reuse them. */
+  rel: Point[];
+}
+
+export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> {
+  const progress = throttle(input.onProgress);
+  let info: VideoInfo;
+  try {
+    info = await probe(input.videoPath, input.signal);
+  } catch (e) {
+    if (input.signal?.aborted) throw e;
+    throw new AnalysisError("source_invalid", `not a readable video: ${(e as Error).message}`);
+  }
+  if (!(info.width > 0 && info.height > 0 && info.fps > 0)) throw new AnalysisError("source_invalid", "video has no frames");
+  if (Math.max(info.width, info.height) > MAX_LONG_SIDE || Math.min(info.width, info.height) > MAX_SHORT_SIDE)
+    throw new AnalysisError("video_too_large", `${info.width}x${info.height} is above 1920x1080`);
+  await mkdir(input.workDir, { recursive: true });
+
+  const detector = await getDetector(info.height > info.width ? "portrait" : "landscape");
+  const jerseysWanted = (input.options.jerseys ?? "auto") !== "disabled";
+  const reader = jerseysWanted ? await getReader() : null;
+  const W = detector.inputWidth, H = detector.inputHeight;
+  const lb = letterboxFor(info.width, info.height, W, H);
+  // Inference runs on at most `analysis_fps` frames a second (default 15): the ball moves at most a
+  // rim width between samples, which the shot logic tolerates, and it halves the per-frame work on
+  // 30 fps video. Decoding still reads every frame once.
+  const analysisFps = Number(input.options.analysis_fps ?? DEFAULT_ANALYSIS_FPS);
+  const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
+  const maxFps = fps < info.fps ? fps : undefined;
+  const keyColor = parseKeyColor(input.options.key_color);
+  const expectedFrames = Math.max(1, Math.round(info.durationSeconds * fps));
+
+  const perFrame: Detection[][] = [];
+  const tracker = new PlayerTracker(Math.round(fps * 0.4));
+  const keySamples: KeySample[] = [];
+  const keyEvery = Math.max(1, Math.round(fps / 3));
+  const ocrEvery = Math.max(1, Math.round(fps / 5));
+  const jerseyReads = new Map<number, Array<{ text: string; confidence: number }>>();
+  let lastHoop: Detection | null = null;
+
+  progress("analyze", 0);
+  const tm = lastRunTimings;
+  Object.assign(tm, { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, postMs: 0, frames: 0 });
+  let tick = performance.now();
+  const lap = (k: "decodeWaitMs" | "detectMs" | "ocrMs" | "courtMs" | "otherPerFrameMs") => {
+    const now = performance.now();
+    tm[k] += now - tick;
+    tick = now;
+  };
+  try {
+    for await (const frame of decodeFrames(input.videoPath, info.width, info.height, { width: W, height: H, maxFps, signal: input.signal })) {
+      lap("decodeWaitMs");
+      tm.frames++;
+      const dets = await detector.detect(frame.rgb);
+      lap("detectMs");
+      const persons: FramePerson[] = dets.filter((d) => d.kind === "person").map((d) => ({ ...d, color: shirtColor(frame.rgb, W, H, d) }));
+      perFrame.push(dets.filter((d) => d.kind !== "person").concat(persons));
+      const assigned = tracker.update(frame.index, persons);
+      const hoop = dets.filter((d) => d.kind === "hoop").sort((a, b) => b.score - a.score)[0];
+      if (hoop) lastHoop = hoop;
+      lap("otherPerFrameMs");
+      if (frame.index % keyEvery === 0 && lastHoop) {
+        const quad = findKeyQuad(frame.rgb, W, H, keyColor);
+        if (quad) keySamples.push({ frame: frame.index, rel: quad.map((p) => [p[0] - lastHoop!.cx, p[1] - lastHoop!.cy] as Point) });
+      }
+      lap("courtMs");
+      // Jersey numbers are read while the frame is in memory, a few times a second per track,
+      // only on boxes big enough to hold legible digits.
+      if (reader && frame.index % ocrEvery === 0) {
+        for (const { track, det } of assigned) {
+          const reads = jerseyReads.get(track.id) ?? [];
+          if (reads.length >= 12 || det.h < 40) continue;
+          const r = await reader.read(frame.rgb, W, H, { x: det.cx - det.w * 0.4, y: det.cy - det.h / 2 + det.h * 0.22, w: det.w * 0.8, h: det.h * 0.24 });
+          if (r) reads.push(r);
+          jerseyReads.set(track.id, reads);
+        }
+      }
+      lap("ocrMs");
+      if (frame.index % 15 === 0) progress("analyze", Math.min(99, (100 * frame.index) / expectedFrames));
+    }
+  } catch (e) {
+    if (input.signal?.aborted) throw e;
+    if (e instanceof MediaError) throw new AnalysisError("source_invalid", e.message);
+    throw e;
+  }
+  if (perFrame.length === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
+  progress("analyze", 100);
+  const postStart = performance.now();
+
+  const n = perFrame.length;
+  const hoops = buildHoopTracks(perFrame);
+  const ball = buildBallTrack(perFrame, { maxJump: Math.max(W, H) * 0.08 });
+  const tracks = tracker.tracks;
+  const ownerTracks = ownersPerFrame(ball, tracks);
+
+  // Teams and identities.
+  const longTracks = tracks.filter((t) => t.frames.length >= 3);
+  const trackColors = longTracks.map((t) => medianColor(t.colors));
+  const clustering = clusterTeams(trackColors, longTracks.map((t) => t.frames.length));
+  const trackTeams = new Map<number, 0 | 1 | null>(tracks.map((t) => [t.id, null]));
+  longTracks.forEach((t, i) => trackTeams.set(t.id, clustering.labels[i]));
+  const trackJerseys = new Map<number, string | null>(tracks.map((t) => [t.id, voteJersey(jerseyReads.get(t.id) ?? [])]));
+  const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps });
+  applyRosters(identities, input.rosters as Roster[] | undefined);
+  // Possession is tracked per identity, so one player's track fragments form one possession.
+  const owners = ownerTracks.map((t) => (t === null ? null : trackToKey.get(t) ?? null));
+  const rawSegments = possessionSegments(owners, { minFrames: Math.max(3, Math.round(fps * 0.2)), bridge: Math.round(fps * 0.15) });
+
+  const toNorm = (p: Point): Point => normPoint(p, lb);
+  const artifacts = {
+    actions: artifactPath(input.workDir, "actions"),
+    balls: artifactPath(input.workDir, "balls"),
+    hoops: artifactPath(input.workDir, "hoops"),
+    clusters: artifactPath(input.workDir, "clusters"),
+  };
+  // Raw model output is written even when the analysis then fails, for debugging failed sessions.
+  await writeJsonl(artifacts.balls, ballRows(perFrame, ball, fps, lb));
+  await writeJsonl(artifacts.hoops, hoopRows(perFrame, hoops, fps, lb));
+  await writeJsonl(artifacts.clusters, clusterRows(tracks, trackTeams, trackJerseys, jerseyReads, trackToKey, clustering.centroids, fps, lb));
+
+  if (hoops.length === 0) throw new AnalysisError("no_hoops", "no hoop was found in the video");
+  if (keySamples.length < Math.max(2, 0.1 * (n / keyEvery))) throw new AnalysisError("no_court", "the court (painted key) could not be located");
+  const events = detectShots(ball, hoops, { fps });
+  const segments = mergeSamePlayer(rawSegments, Math.round(fps * 3), events.map((e) => e.rimFrame));
+  if (events.length === 0) {
+    await writeJsonl(artifacts.actions, possessionRows(segments, fps));
+    throw new AnalysisError("no_shots", "no shot attempts were detected");
+  }
+
+  // Shot facts and candidate tags.
+  interface Draft {
+    ev: ShotEvent;
+    release: number;
+    shooter: string | null;
+    shooterSeg: PossessionSegment | null;
+    feet: Point | null;
+    world: Point | null;
+    hoopBox: Box;
+    made: boolean;
+    is_free_throw: boolean;
+    is_three_point: boolean;
+  }
+  const drafts: Draft[] = events.map((ev) => {
+    const hoop = hoops.find((h) => h.id === ev.hoop)!;
+    const seg = lastSegmentBefore(segments, ev.rimFrame);
+    const launch = flightStart(ball, ev.rimFrame, fps);
+    const release = launch ?? (seg && ev.rimFrame - seg.end <= fps * 3 ? seg.end : Math.max(0, ev.rimFrame - Math.round(fps)));
+    // The possession the shot came out of: the last one that began before the release.
+    const fresh = lastSegmentBefore(segments.map((x) => ({ ...x, end: Math.min(x.end, release) })).filter((x) => x.start <= release), release);
+    const usable = fresh && release - fresh.end <= fps * 1.5 ? segments.find((x) => x.start === fresh.start && x.track === fresh.track)! : null;
+    // The shooter is who held the ball most over the second before release, not just at the
+    // release frame, where a defender's box often overlaps the ball.
+    const shooter = usable ? dominantOwner(owners, release - Math.round(fps), release) : null;
+    const box = shooter ? identityBoxAt(identities.find((p) => p.key === shooter)!.trackIds, tracks, release, Math.round(fps * 0.5)) : null;
+    const feet: Point | null = box ? [box.cx, box.cy + box.h / 2] : null;
+    const hom = homographyAt(keySamples, hoop, release, fps);
+    const world = feet && hom ? applyH(hom, feet) : null;
+    const steady = shooter ? ballSteady(ball, release, Math.round(fps * 0.8), box?.h ?? 0) : false;
+    const is_free_throw = world !== null && steady && distanceToFtSpot(world) < 1.0;
+    const is_three_point = !is_free_throw && world !== null && isThreePointWorld(world);
+    return { ev, release, shooter, shooterSeg: usable, feet, world, hoopBox: hoop.boxes[release], made: ev.made, is_free_throw, is_three_point };
+  });
+
+  const tags: Tag[] = [];
+  drafts.forEach((d, i) => {
+    const key = (k: string | null) => k;
+    const scorer = d.shooter;
+    if (scorer) tags.push({ shot: i, role: "scorer", player: scorer, confidence: d.shooterSeg && d.shooterSeg.end - d.shooterSeg.start >= 5 ? 0.9 : 0.6 });
+    // Assist: the possession right before the shooter's, ending no more than 1.5 s before it
+    // (the pass in flight), with no shot in between.
+    if (d.made && d.shooterSeg) {
+      const prev = lastSegmentBefore(segments.filter((s) => s !== d.shooterSeg), d.shooterSeg.start - 1);
+      const prevShot = i > 0 ? drafts[i - 1].ev.endFrame : -1;
+      const passer = prev ? key(prev.track) : null;
+      if (prev && passer && passer !== scorer && prev.end > prevShot && d.shooterSeg.start - prev.end <= fps * 1.5)
+        tags.push({ shot: i, role: "assister", player: passer, confidence: 0.8 });
+    }
+    // Rebound: the first possession after a miss, before the next shot.
+    if (!d.made) {
+      const nextRelease = i + 1 < drafts.length ? drafts[i + 1].release : n;
+      const seg = segments.find((s) => s.start >= d.ev.rimFrame && s.start < nextRelease && s.start - d.ev.rimFrame <= fps * 6);
+      const reb = seg ? key(seg.track) : null;
+      if (reb) tags.push({ shot: i, role: "rebounder", player: reb, confidence: 0.8 });
+    }
+  });
+
+  const attribution = attributeAndScore(drafts, tags, identities.map((p) => ({ key: p.key, team_id: p.team_id, valid: p.valid })));
+
+  // And-one: a made field goal followed by one free throw by the same scorer before any other field goal.
+  const fouled = drafts.map((d, i) => {
+    if (!d.made || d.is_free_throw) return false;
+    const next = drafts[i + 1];
+    return !!next && next.is_free_throw && (next.release - d.release) / fps < 25 && attribution.shotPlayers[i].scorer !== null && attribution.shotPlayers[i + 1].scorer === attribution.shotPlayers[i].scorer;
+  });
+
+  const duration = info.durationSeconds || n / fps;
+  const shots: ShotResult[] = [];
+  const highlights: HighlightResult[] = [];
+  drafts.forEach((d, i) => {
+    const players = attribution.shotPlayers[i];
+    const shotKey = `shot_${i + 1}`;
+    const hlKey = `highlight_${i + 1}`;
+    const start = Math.max(0, d.release / fps - CLIP_BEFORE_RELEASE_S);
+    const end = Math.min(duration, d.ev.rimFrame / fps + CLIP_AFTER_RIM_S);
+    const distance = d.world ? Math.hypot(d.world[0] - HOOP_WORLD[0], d.world[1] - HOOP_WORLD[1]) : null;
+    const made = d.made;
+    shots.push({
+      key: shotKey,
+      index: i,
+      start_seconds: round3(d.release / fps),
+      end_seconds: round3(Math.min(duration, d.ev.endFrame / fps + 0.5)),
+      made,
+      points: made ? (d.is_free_throw ? 1 : d.is_three_point ? 3 : 2) : 0,
+      type: d.is_free_throw ? "freethrow" : "fieldgoal",
+      is_three_point: d.is_three_point,
+      is_free_throw: d.is_free_throw,
+      is_fouled: fouled[i],
+      location: {
+        shot_image_normed: d.feet ? roundPt(toNorm(d.feet)) : null,
+        shot_world_normed: d.world ? roundPt(worldNormed(d.world)) : null,
+        hoop_image_normed: roundPt(toNorm([d.hoopBox.cx, d.hoopBox.cy])),
+      },
+      excitement_score: excitementScore({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point, is_fouled: fouled[i], assisted: players.assister !== null, distance_m: distance }),
+      players,
+      highlight: hlKey,
+    });
+    highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
+  });
+
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps));
+
+  tm.postMs = performance.now() - postStart;
+  const ballPath: Array<[number, number, number]> = [];
+  for (let f = 0; f < n; f += Math.max(1, Math.round(fps / 10))) {
+    const b = ball[f];
+    if (b) {
+      const p = toNorm([b.cx, b.cy]);
+      ballPath.push([round3(f / fps), round3(p[0]), round3(p[1])]);
+    }
+  }
+  return {
+    run_version: RUN_VERSION,
+    video: { duration_seconds: round3(duration), width: info.width, height: info.height, fps: round3(fps) },
+    shots,
+    highlights,
+    players: identities
+      .filter((p) => p.valid)
+      .map((p) => ({ key: p.key, jersey: p.jersey, name: p.name, user_id: p.user_id, team_id: p.team_id, metadata: p.metadata, stats: attribution.stats.get(p.key)! })),
+    totals: attribution.totals,
+    artifacts,
+    ball_path: ballPath,
+  };
+}
+
+/** Key corners near `frame` (median over ±3 s, robust to players standing on a corner), moved with the hoop. */
+function homographyAt(samples: KeySample[], hoop: HoopTrack, frame: number, fps: number): Homography | null {
+  let near = samples.filter((s) => Math.abs(s.frame - frame) <= fps * 3);
+  if (near.length < 3) near = samples;
+  if (!near.length) return null;
+  const rim = hoop.boxes[frame];
+  const quad: Point[] = [0, 1, 2, 3].map((k) => {
+    // Corners are matched by angle around the quad centre: the quad's vertex order can rotate between frames.
+    const xs = near.map((s) => sortByAngle(s.rel)[k][0]).sort((a, b) => a - b);
+    const ys = near.map((s) => sortByAngle(s.rel)[k][1]).sort((a, b) => a - b);
+    return [xs[xs.length >> 1] + rim.cx, ys[ys.length >> 1] + rim.cy];
+  });
+  const c = courtHomography(quad, [rim.cx, rim.cy]);
+  return c ? c.imageToWorld : null;
+}
+
+function identityBoxAt(trackIds: number[], tracks: PlayerTrack[], frame: number, tolerance: number): Box | null {
+  for (const id of trackIds) {
+    const b = trackBoxAt(tracks.find((t) => t.id === id)!, frame, tolerance);
+    if (b) return b;
+  }
+  return null;
+}
+
+function sortByAngle(q: Point[]): Point[] {
+  const cx = q.reduce((a, p) => a + p[0], 0) / q.length, cy = q.reduce((a, p) => a + p[1], 0) / q.length;
+  return [...q].sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
+}
+
+/** A free throw starts from a still ball: its height barely changes in the seconds before release. */
+function ballSteady(ball: ReturnType<typeof buildBallTrack>, release: number, frames: number, playerHeight: number): boolean {
+  let lo = Infinity, hi = -Infinity, seen = 0;
+  for (let f = Math.max(0, release - frames); f < release; f++) {
+    const b = ball[f];
+    if (!b) continue;
+    seen++;
+    lo = Math.min(lo, b.cy);
+    hi = Math.max(hi, b.cy);
+  }
+  return seen >= frames * 0.6 && hi - lo < Math.max(3, playerHeight * 0.15);
+}
+
+function medianColor(cs: RGB[]): RGB {
+  const med = (k: number) => cs.map((c) => c[k]).sort((a, b) => a - b)[cs.length >> 1];
+  return [med(0), med(1), med(2)];
+}
+
+function normPoint(p: Point, lb: Letterbox): Point {
+  return [(p[0] - lb.padX) / lb.innerWidth, (p[1] - lb.padY) / lb.innerHeight];
+}
+function normBox(b: Box, lb: Letterbox) {
+  return { x: round4((b.cx - lb.padX) / lb.innerWidth), y: round4((b.cy - lb.padY) / lb.innerHeight), w: round4(b.w / lb.innerWidth), h: round4(b.h / lb.innerHeight) };
+}
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+const roundPt = (p: Point): Point => [round4(Math.max(0, Math.min(1, p[0]))), round4(Math.max(0, Math.min(1, p[1])))];
+
+function parseKeyColor(v: unknown): KeyColorOptions {
+  if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number")) return { color: v as [number, number, number], tolerance: DEFAULT_KEY_COLOR.tolerance };
+  return DEFAULT_KEY_COLOR;
+}
+
+function throttle(fn?: (stage: string, percent: number) => void) {
+  let last = 0, lastStage = "";
+  return (stage: string, percent: number) => {
+    if (!fn) return;
+    const now = Date.now();
+    if (stage === lastStage && now - last < 1000 && percent < 100) return;
+    last = now;
+    lastStage = stage;
+    fn(stage, Math.round(percent));
+  };
+}
+
+function* ballRows(perFrame: Detection[][], ball: ReturnType<typeof buildBallTrack>, fps: number, lb: Letterbox) {
+  for (let f = 0; f < perFrame.length; f++) {
+    const dets = perFrame[f].filter((d) => d.kind === "ball");
+    const b = ball[f];
+    if (!dets.length && !b) continue;
+    yield { frame: f, t: round3(f / fps), track: b ? { ...normBox(b, lb), interpolated: !!b.interpolated } : null, detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
+  }
+}
+
+function* hoopRows(perFrame: Detection[][], hoops: HoopTrack[], fps: number, lb: Letterbox) {
+  for (let f = 0; f < perFrame.length; f++) {
+    const dets = perFrame[f].filter((d) => d.kind === "hoop");
+    yield { frame: f, t: round3(f / fps), hoops: hoops.map((h) => ({ id: h.id, ...normBox(h.boxes[f], lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
+  }
+}
+
+function* clusterRows(tracks: PlayerTrack[], teams: Map<number, 0 | 1 | null>, jerseys: Map<number, string | null>, reads: Map<number, Array<{ text: string; confidence: number }>>, trackToKey: Map<number, string>, centroids: [RGB, RGB], fps: number, lb: Letterbox) {
+  yield { type: "teams", centroids: centroids.map((c) => c.map(Math.round)) };
+  for (const t of tracks) {
+    yield {
+      type: "track",
+      track: t.id,
+      player: trackToKey.get(t.id) ?? null,
+      team: teams.get(t.id) ?? null,
+      color: medianColor(t.colors).map(Math.round),
+      jersey: jerseys.get(t.id) ?? null,
+      jersey_reads: (reads.get(t.id) ?? []).map((r) => ({ text: r.text, confidence: round3(r.confidence) })),
+      start: round3(t.frames[0] / fps),
+      end: round3(t.frames[t.frames.length - 1] / fps),
+      frames: t.frames.length,
+      // Sparse box samples (about two a second) so tools can match tracks to people over time.
+      samples: t.frames.filter((_, i) => i % Math.max(1, Math.round(fps / 2)) === 0).map((f, i) => ({ t: round3(f / fps), ...normBox(t.boxes[i * Math.max(1, Math.round(fps / 2))], lb) })),
+    };
+  }
+}
+
+function* possessionRows(segments: PossessionSegment[], fps: number) {
+  for (const s of segments) yield { type: "possession", start: round3(s.start / fps), end: round3(s.end / fps), player: s.track };
+}
+
+function* actionRows(segments: PossessionSegment[], shots: ShotResult[], fps: number) {
+  const rows: Array<{ t: number; row: Record<string, unknown> }> = [];
+  for (const s of segments) rows.push({ t: s.start / fps, row: { type: "possession", start: round3(s.start / fps), end: round3(s.end / fps), player: s.track } });
+  for (const s of shots) {
+    rows.push({ t: s.start_seconds, row: { type: "shot", shot: s.key, start: s.start_seconds, end: s.end_seconds, made: s.made, points: s.points, free_throw: s.is_free_throw, three_point: s.is_three_point, player: s.players.scorer } });
+    if (s.players.assister) rows.push({ t: s.start_seconds - 0.001, row: { type: "assist", shot: s.key, player: s.players.assister } });
+    if (s.players.rebounder) rows.push({ t: s.end_seconds, row: { type: "rebound", shot: s.key, player: s.players.rebounder } });
+  }
+  rows.sort((a, b) => a.t - b.t);
+  for (const r of rows) yield r.row;
+}

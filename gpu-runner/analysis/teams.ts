@@ -1,0 +1,62 @@
+// Teams from jersey colours: 2-means over per-track median shirt colours.
+export type RGB = [number, number, number];
+
+export interface TeamClustering {
+  centroids: [RGB, RGB];
+  /** Team (0|1) per input colour, or null when it sits far from both centroids (referee, fan). */
+  labels: Array<0 | 1 | null>;
+}
+
+const dist = (a: RGB, b: RGB) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() => 1), maxDistance = 80): TeamClustering {
+  if (colors.length === 0) return { centroids: [[0, 0, 0], [0, 0, 0]], labels: [] };
+  // Deterministic init: the heaviest colour, then the colour farthest from it.
+  let i0 = weights.indexOf(Math.max(...weights));
+  let i1 = 0, far = -1;
+  colors.forEach((c, i) => { const d = dist(c, colors[i0]); if (d > far) { far = d; i1 = i; } });
+  let cent: [RGB, RGB] = [[...colors[i0]] as RGB, [...colors[i1]] as RGB];
+  let labels: Array<0 | 1> = [];
+  for (let it = 0; it < 20; it++) {
+    labels = colors.map((c) => (dist(c, cent[0]) <= dist(c, cent[1]) ? 0 : 1));
+    const next: [RGB, RGB] = [[0, 0, 0], [0, 0, 0]];
+    const wsum = [0, 0];
+    colors.forEach((c, i) => {
+      const l = labels[i];
+      wsum[l] += weights[i];
+      for (let k = 0; k < 3; k++) next[l][k] += c[k] * weights[i];
+    });
+    for (const l of [0, 1] as const) next[l] = wsum[l] ? (next[l].map((v) => v / wsum[l]) as RGB) : cent[l];
+    if (dist(next[0], cent[0]) < 0.5 && dist(next[1], cent[1]) < 0.5) { cent = next; break; }
+    cent = next;
+  }
+  // Team ids are arbitrary; order them by brightness so the same game always gets the same ids.
+  const bright = (c: RGB) => c[0] + c[1] + c[2];
+  const swap = bright(cent[0]) < bright(cent[1]);
+  if (swap) cent = [cent[1], cent[0]];
+  return {
+    centroids: cent,
+    labels: colors.map((c) => {
+      const d0 = dist(c, cent[0]), d1 = dist(c, cent[1]);
+      const l: 0 | 1 = d0 <= d1 ? 0 : 1;
+      return Math.min(d0, d1) > maxDistance ? null : l;
+    }),
+  };
+}
+
+/** Median colour of a grid of points over a box's shirt area; the median ignores the number. */
+export function shirtColor(rgb: Buffer, W: number, H: number, box: { cx: number; cy: number; w: number; h: number }): RGB {
+  const rs: number[] = [], gs: number[] = [], bs: number[] = [];
+  const top = box.cy - box.h / 2;
+  for (let iy = 0; iy < 5; iy++)
+    for (let ix = 0; ix < 5; ix++) {
+      // Shirt and shorts span ~0.18–0.64 of the body box from the top.
+      const x = Math.round(box.cx + (ix / 4 - 0.5) * box.w * 0.45);
+      const y = Math.round(top + box.h * (0.22 + iy * 0.09));
+      if (x < 0 || y < 0 || x >= W || y >= H) continue;
+      const o = (y * W + x) * 3;
+      rs.push(rgb[o]); gs.push(rgb[o + 1]); bs.push(rgb[o + 2]);
+    }
+  const med = (a: number[]) => (a.length ? a.sort((p, q) => p - q)[a.length >> 1] : 0);
+  return [med(rs), med(gs), med(bs)];
+}

@@ -1,0 +1,188 @@
+// The runner's loops. Each concurrency slot runs a claim loop (long-poll with
+// jitter, so a fleet does not poll in lock-step); each claimed job gets its
+// own heartbeat loop (renews the lease at about half its length, reports
+// progress, and relays a cancel request) beside the work itself. A job always
+// ends reported: completed, failed with a code, or released on shutdown.
+//
+// Shutdown: the first stop() stops claiming and lets running jobs finish; a
+// second cancels them (ffmpeg is killed through the AbortSignal) and hands
+// them back so another runner picks them up at once.
+import path from "node:path";
+import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
+import { cleanWorkDir, JobFailure, runJob, type Pipeline } from "./job";
+import type { Logger } from "./log";
+import type { MediaHardware } from "./media/hardware";
+
+export interface RunnerConfig {
+  concurrency: number;
+  workDir: string;
+  pipeline: Pipeline;
+  apiOrigin: string;
+  allowLoopbackUrls: boolean;
+  /** Long-poll length for claims (the API caps it at 25 s). */
+  claimWaitSeconds: number;
+  /** Keep job folders after the job (debugging). */
+  keepWork?: boolean;
+}
+
+type AbortReason = "shutdown" | "cancel" | "lease_lost" | "fatal";
+
+export class Runner {
+  private stopping = false;
+  private readonly claimAbort = new AbortController();
+  private readonly running = new Map<string, AbortController>();
+  private fatal: Error | null = null;
+
+  constructor(
+    private readonly api: RunnerApi,
+    private readonly config: RunnerConfig,
+    private readonly hw: MediaHardware,
+    private readonly log: Logger,
+  ) {}
+
+  /** Runs until stopped; rejects with the fatal error (e.g. a revoked token). */
+  async run(): Promise<void> {
+    this.log.info("runner started", { concurrency: this.config.concurrency, pipeline: this.config.pipeline, encoder: this.hw.encoder });
+    await Promise.all(Array.from({ length: this.config.concurrency }, (_, slot) => this.claimLoop(slot)));
+    this.log.info("runner stopped");
+    if (this.fatal) throw this.fatal;
+  }
+
+  /** First call: finish current jobs, claim no more. Second call: cancel them too. */
+  stop(): void {
+    if (!this.stopping) {
+      this.stopping = true;
+      this.claimAbort.abort();
+      this.log.info("stopping: finishing current jobs (send the signal again to cancel them)", { running: this.running.size });
+      return;
+    }
+    this.log.warn("cancelling current jobs", { running: this.running.size });
+    for (const controller of this.running.values()) controller.abort("shutdown" satisfies AbortReason);
+  }
+
+  get activeJobs(): number {
+    return this.running.size;
+  }
+
+  private async claimLoop(slot: number): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let job: ClaimedJob | null = null;
+      try {
+        job = (await this.api.claim(this.config.claimWaitSeconds, this.claimAbort.signal)).job;
+        failures = 0;
+      } catch (err) {
+        if (this.stopping) break;
+        if (err instanceof FatalRunnerError) {
+          this.fatal = err;
+          this.log.error("the API refused the runner token; exiting", { error: err.message });
+          this.stopping = true;
+          this.claimAbort.abort();
+          for (const c of this.running.values()) c.abort("fatal" satisfies AbortReason);
+          break;
+        }
+        const wait = backoffMs(failures++, { attempts: Infinity, baseMs: 1000, maxMs: 60_000 });
+        this.log.warn("claim failed; backing off", { slot, error: (err as Error).message, wait_ms: Math.round(wait) });
+        await sleep(wait, this.claimAbort.signal);
+        continue;
+      }
+      if (job) await this.handle(job, slot);
+      else await sleep(Math.random() * 1000, this.claimAbort.signal);
+    }
+  }
+
+  private async handle(job: ClaimedJob, slot: number): Promise<void> {
+    const log = this.log.child({ job_id: job.id, session_id: job.session, attempt: job.attempt, slot });
+    const controller = new AbortController();
+    this.running.set(job.id, controller);
+    const workDir = path.join(this.config.workDir, job.id);
+    let stage = "claimed";
+    let percent = 0;
+    let lastLogged = -10;
+    // Seconds spent per stage, logged with the outcome (bench/media.ts reads them).
+    const stageSeconds: Record<string, number> = {};
+    let stageStarted = Date.now();
+    const progress = (s: string, p: number) => {
+      const changed = s !== stage;
+      if (changed) {
+        stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (Date.now() - stageStarted) / 1000;
+        stageStarted = Date.now();
+      }
+      stage = s;
+      percent = Math.max(0, Math.min(100, p));
+      // Progress is reported through heartbeats; the log gets every 10 % and every stage change.
+      if (percent - lastLogged >= 10 || changed) {
+        lastLogged = percent;
+        log.info("progress", { stage, percent: Math.round(percent) });
+      }
+    };
+    const heartbeats = this.heartbeatLoop(job, controller, () => ({ stage, percent }), log);
+    log.info("job claimed", { source_type: job.source.type });
+    const started = Date.now();
+    try {
+      await runJob({
+        job,
+        api: this.api,
+        workDir,
+        log,
+        signal: controller.signal,
+        hw: this.hw,
+        pipeline: this.config.pipeline,
+        apiOrigin: this.config.apiOrigin,
+        allowLoopbackUrls: this.config.allowLoopbackUrls,
+        progress,
+      });
+      stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (Date.now() - stageStarted) / 1000;
+      log.info("job completed", { seconds: (Date.now() - started) / 1000, stage_seconds: stageSeconds });
+    } catch (err) {
+      await this.report(job, controller, err, log);
+    } finally {
+      this.running.delete(job.id);
+      controller.abort("done");
+      await heartbeats;
+      if (!this.config.keepWork) await cleanWorkDir(workDir).catch(() => {});
+    }
+  }
+
+  private async report(job: ClaimedJob, controller: AbortController, err: unknown, log: Logger): Promise<void> {
+    const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
+    try {
+      if (reason === "lease_lost" || err instanceof LeaseLostError) {
+        log.warn("lease lost; dropping the job (another runner has it)");
+      } else if (reason === "shutdown" || reason === "fatal") {
+        if (reason === "shutdown") await this.api.release(job.id, job.lease.id, "runner shutting down");
+        log.warn("job handed back", { reason });
+      } else if (reason === "cancel") {
+        await this.api.fail(job.id, job.lease.id, "unknown", "Processing was cancelled by the operator.");
+        log.warn("job cancelled on request");
+      } else if (err instanceof JobFailure) {
+        await this.api.fail(job.id, job.lease.id, err.code, err.message);
+        log.warn("job failed", { code: err.code, error: err.message });
+      } else {
+        await this.api.fail(job.id, job.lease.id, "unknown", "Processing failed unexpectedly.");
+        log.error("job failed unexpectedly", { error: (err as Error)?.stack ?? String(err) });
+      }
+    } catch (reportErr) {
+      // The lease will expire and the job will be re-claimed; nothing is lost.
+      log.error("could not report the job's outcome", { error: (reportErr as Error).message });
+    }
+  }
+
+  private async heartbeatLoop(job: ClaimedJob, controller: AbortController, current: () => { stage: string; percent: number }, log: Logger) {
+    let expiresAt = job.lease.expires_at;
+    while (!controller.signal.aborted) {
+      const untilExpiry = expiresAt * 1000 - Date.now();
+      await sleep(Math.max(1000, untilExpiry / 2), controller.signal);
+      if (controller.signal.aborted) return;
+      try {
+        const answer = await this.api.heartbeat(job.id, job.lease.id, current());
+        expiresAt = answer.lease_expires_at;
+        if (answer.cancel) controller.abort("cancel" satisfies AbortReason);
+      } catch (err) {
+        if (err instanceof LeaseLostError) controller.abort("lease_lost" satisfies AbortReason);
+        else if (err instanceof FatalRunnerError) controller.abort("fatal" satisfies AbortReason);
+        else log.warn("heartbeat failed; will retry", { error: (err as Error).message });
+      }
+    }
+  }
+}

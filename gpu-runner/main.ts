@@ -1,0 +1,81 @@
+#!/usr/bin/env -S npx tsx
+// The GPU runner CLI. Pulls jobs from the API over authenticated HTTP, runs
+// them, uploads the results. Any number of runners on any number of hosts can
+// share one API: jobs are leased, never pushed.
+import { mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { RunnerApi } from "./api";
+import type { Pipeline } from "./job";
+import { createLogger } from "./log";
+import { Runner } from "./loop";
+import { detectMediaHardware } from "./media/hardware";
+
+const USAGE = `Usage: npm run runner -- [options]
+
+  --api-url URL        API base URL                 (env HOOPS_API_URL)
+  --token TOKEN        runner token, hr_…           (env HOOPS_RUNNER_TOKEN)
+  --concurrency N      jobs at a time, default 1    (env RUNNER_CONCURRENCY)
+  --work-dir DIR       scratch space, default $TMPDIR/hoops-runner (env RUNNER_WORK_DIR)
+  --pipeline P         full (default) or media (renditions only, no analysis) (env RUNNER_PIPELINE)
+  --allow-loopback-urls  development only: source links may point at 127.0.0.1
+  --keep-work          keep job folders after each job
+
+First SIGTERM/SIGINT: stop claiming and finish current jobs. Second: cancel them and hand them back.
+`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      "api-url": { type: "string" },
+      token: { type: "string" },
+      concurrency: { type: "string" },
+      "work-dir": { type: "string" },
+      pipeline: { type: "string" },
+      "allow-loopback-urls": { type: "boolean", default: false },
+      "keep-work": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const apiUrl = (values["api-url"] ?? process.env.HOOPS_API_URL ?? "").replace(/\/$/, "");
+  const token = values.token ?? process.env.HOOPS_RUNNER_TOKEN ?? "";
+  const concurrency = Number(values.concurrency ?? process.env.RUNNER_CONCURRENCY ?? 1);
+  const pipeline = (values.pipeline ?? process.env.RUNNER_PIPELINE ?? "full") as Pipeline;
+  const workDir = path.resolve(values["work-dir"] ?? process.env.RUNNER_WORK_DIR ?? path.join(os.tmpdir(), "hoops-runner"));
+  const log = createLogger({ runner: os.hostname(), pid: process.pid });
+  if (!apiUrl || !token) {
+    process.stderr.write(`Missing --api-url or --token.\n\n${USAGE}`);
+    return 2;
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    process.stderr.write("--concurrency must be an integer from 1 to 64\n");
+    return 2;
+  }
+  if (pipeline !== "full" && pipeline !== "media") {
+    process.stderr.write("--pipeline must be full or media\n");
+    return 2;
+  }
+  mkdirSync(workDir, { recursive: true });
+  const hw = await detectMediaHardware((msg) => log.info(msg));
+  const runner = new Runner(
+    new RunnerApi(apiUrl, token),
+    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls: values["allow-loopback-urls"] ?? false, claimWaitSeconds: 20, keepWork: values["keep-work"] },
+    hw,
+    log,
+  );
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => runner.stop());
+  try {
+    await runner.run();
+    return 0;
+  } catch (err) {
+    log.error("runner exiting", { error: (err as Error).message });
+    return 1;
+  }
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,84 @@
+import { spawn } from "node:child_process";
+import { FFMPEG } from "./binaries.ts";
+import { killGracefully, MediaError } from "./run.ts";
+
+export interface DecodeOptions {
+  /** Output frame size; the source is scaled to fit and padded (letterboxed), keeping its aspect. */
+  width: number;
+  height: number;
+  /** Gray used for padding; 114 matches the Ultralytics letterbox so YOLO models see what they were trained on. */
+  padValue?: number;
+  /** Drop frames inside ffmpeg (before scaling) to at most this rate; every frame is still decoded. */
+  maxFps?: number;
+  signal?: AbortSignal;
+}
+
+export interface Letterbox {
+  /** Scale from source pixels to output pixels. */
+  scale: number;
+  /** Offset of the picture inside the padded output, in output pixels. */
+  padX: number;
+  padY: number;
+  /** Size of the picture inside the output. */
+  innerWidth: number;
+  innerHeight: number;
+}
+
+export function letterboxFor(srcW: number, srcH: number, dstW: number, dstH: number): Letterbox {
+  const scale = Math.min(dstW / srcW, dstH / srcH);
+  // Even sizes: the scaler and some encoders reject odd dimensions.
+  const innerWidth = Math.min(dstW, Math.round((srcW * scale) / 2) * 2);
+  const innerHeight = Math.min(dstH, Math.round((srcH * scale) / 2) * 2);
+  const padX = Math.floor((dstW - innerWidth) / 2);
+  const padY = Math.floor((dstH - innerHeight) / 2);
+  return { scale: innerWidth / srcW, padX, padY, innerWidth, innerHeight };
+}
+
+export interface DecodedFrame {
+  index: number;
+  /** RGB24, width*height*3 bytes, owned by the consumer. */
+  rgb: Buffer;
+}
+
+/**
+ * Decodes the whole video once into letterboxed RGB frames piped into Node. The scale runs inside
+ * ffmpeg (SIMD swscale) rather than in JS; the async iterator applies backpressure through the pipe,
+ * so decode and the consumer's inference overlap without buffering the video in memory.
+ */
+export async function* decodeFrames(path: string, srcW: number, srcH: number, opts: DecodeOptions): AsyncGenerator<DecodedFrame> {
+  const lb = letterboxFor(srcW, srcH, opts.width, opts.height);
+  const pad = (opts.padValue ?? 114).toString(16).padStart(2, "0");
+  const vf = `${opts.maxFps ? `fps=${opts.maxFps},` : ""}scale=${lb.innerWidth}:${lb.innerHeight}:flags=bilinear,pad=${opts.width}:${opts.height}:${lb.padX}:${lb.padY}:0x${pad}${pad}${pad}`;
+  const child = spawn(FFMPEG, ["-v", "error", "-nostdin", "-i", path, "-an", "-sn", "-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const onAbort = () => killGracefully(child);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const frameBytes = opts.width * opts.height * 3;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let index = 0;
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      while (pendingBytes >= frameBytes) {
+        const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+        const rgb = Buffer.from(all.subarray(0, frameBytes));
+        const rest = all.subarray(frameBytes);
+        pending = rest.length ? [rest] : [];
+        pendingBytes = rest.length;
+        yield { index: index++, rgb };
+      }
+    }
+    const code = await exited;
+    if (opts.signal?.aborted) throw new MediaError("aborted");
+    if (code !== 0) throw new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
+  } finally {
+    opts.signal?.removeEventListener("abort", onAbort);
+    if (child.exitCode === null) killGracefully(child, 500);
+  }
+}

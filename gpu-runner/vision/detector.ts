@@ -1,0 +1,146 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ort from "onnxruntime-node";
+import { parseClassNames, readModelInfo } from "./model-metadata.ts";
+import { createSession } from "./session.ts";
+
+/** The three object kinds the basketball logic needs. */
+export type ObjectKind = "ball" | "hoop" | "person";
+
+export interface Detection {
+  kind: ObjectKind;
+  score: number;
+  /** Box centre and size in the detector's input pixels (the letterboxed frame). */
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+}
+
+export interface Detector {
+  readonly inputWidth: number;
+  readonly inputHeight: number;
+  readonly modelPath: string;
+  readonly classNames: string[];
+  /** `rgb` is an inputWidth×inputHeight RGB24 frame, already letterboxed. */
+  detect(rgb: Buffer): Promise<Detection[]>;
+  /** The raw output row count per frame, for diagnostics. */
+  readonly anchors: number;
+}
+
+// Class names used by common basketball and COCO exports, mapped onto what the logic needs.
+const ALIASES: Record<string, ObjectKind> = {
+  ball: "ball", basketball: "ball", "sports ball": "ball",
+  hoop: "hoop", rim: "hoop", basket: "hoop", "basketball hoop": "hoop", net: "hoop",
+  person: "person", player: "person", people: "person",
+};
+
+export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
+
+/**
+ * A trained model dropped in as `detector.onnx` wins over the built-in default (used for every
+ * orientation, letterboxed). The default comes in a landscape and a portrait input size.
+ */
+export function resolveDetectorModel(orientation: "landscape" | "portrait" = "landscape", dir = process.env.HOOPS_MODEL_DIR ?? DEFAULT_MODEL_DIR): string {
+  const trained = path.join(dir, "detector.onnx");
+  if (existsSync(trained)) return trained;
+  const portrait = path.join(dir, "default-detector-portrait.onnx");
+  if (orientation === "portrait" && existsSync(portrait)) return portrait;
+  return path.join(dir, "default-detector.onnx");
+}
+
+export interface DetectorOptions {
+  scoreThreshold?: Partial<Record<ObjectKind, number>>;
+  iouThreshold?: number;
+  threads?: number;
+  log?: (m: string) => void;
+}
+
+/**
+ * Loads any model that follows the Ultralytics YOLO ONNX export contract: one float input
+ * 1×3×H×W (RGB, 0..1, letterboxed with gray 114), one output 1×(4+C)×N whose rows are
+ * cx, cy, w, h in input pixels followed by C class scores, and class names in metadata `names`.
+ */
+export async function loadYoloDetector(modelPath = resolveDetectorModel(), opts: DetectorOptions = {}): Promise<Detector> {
+  const info = await readModelInfo(modelPath);
+  const classNames = parseClassNames(info.metadata.names);
+  if (!classNames.length) throw new Error(`${modelPath}: metadata 'names' is missing; export with Ultralytics or add it`);
+  const kinds = classNames.map((n) => ALIASES[n.toLowerCase()] ?? null);
+  if (!kinds.includes("ball") || !kinds.includes("hoop")) throw new Error(`${modelPath}: needs ball and hoop classes, has ${classNames.join(", ")}`);
+  const [, , h, w] = info.inputDims;
+  // Dynamic-shape exports get a 16:9-friendly size divisible by 32.
+  const inputHeight = h > 0 ? h : 384;
+  const inputWidth = w > 0 ? w : 640;
+  const session = await createSession(info.bytes, { threads: opts.threads, log: opts.log });
+  const outputName = session.outputNames[0];
+  const thresholds: Record<ObjectKind, number> = { ball: 0.5, hoop: 0.5, person: 0.3, ...opts.scoreThreshold };
+  const iou = opts.iouThreshold ?? 0.45;
+  const plane = inputWidth * inputHeight;
+  const input = new Float32Array(3 * plane);
+  let anchors = 0;
+  return {
+    inputWidth,
+    inputHeight,
+    modelPath,
+    classNames,
+    get anchors() {
+      return anchors;
+    },
+    async detect(rgb) {
+      if (rgb.length !== plane * 3) throw new Error(`frame is ${rgb.length} bytes, expected ${plane * 3}`);
+      // HWC uint8 → CHW float; a tight loop is faster here than any tensor library round-trip.
+      const inv = 1 / 255;
+      for (let i = 0, o = 0; i < plane; i++, o += 3) {
+        input[i] = rgb[o] * inv;
+        input[plane + i] = rgb[o + 1] * inv;
+        input[2 * plane + i] = rgb[o + 2] * inv;
+      }
+      const result = await session.run({ [info.inputName]: new ort.Tensor("float32", input, [1, 3, inputHeight, inputWidth]) });
+      const out = result[outputName];
+      const [, rows, n] = out.dims as number[];
+      anchors = n;
+      return decodeYoloOutput(out.data as Float32Array, rows, n, kinds, thresholds, iou);
+    },
+  };
+}
+
+export function decodeYoloOutput(data: Float32Array, rows: number, n: number, kinds: Array<ObjectKind | null>, thresholds: Record<ObjectKind, number>, iou: number): Detection[] {
+  const C = rows - 4;
+  const byKind: Record<ObjectKind, Detection[]> = { ball: [], hoop: [], person: [] };
+  for (let a = 0; a < n; a++) {
+    let best = -1, bestScore = 0;
+    for (let c = 0; c < C; c++) {
+      const s = data[(4 + c) * n + a];
+      if (s > bestScore && kinds[c]) { bestScore = s; best = c; }
+    }
+    if (best < 0) continue;
+    const kind = kinds[best]!;
+    if (bestScore < thresholds[kind]) continue;
+    byKind[kind].push({ kind, score: bestScore, cx: data[a], cy: data[n + a], w: data[2 * n + a], h: data[3 * n + a] });
+  }
+  return [...nms(byKind.ball, iou), ...nms(byKind.hoop, iou), ...nms(byKind.person, iou)];
+}
+
+export function boxIou(a: { cx: number; cy: number; w: number; h: number }, b: { cx: number; cy: number; w: number; h: number }): number {
+  const ix = Math.max(0, Math.min(a.cx + a.w / 2, b.cx + b.w / 2) - Math.max(a.cx - a.w / 2, b.cx - b.w / 2));
+  const iy = Math.max(0, Math.min(a.cy + a.h / 2, b.cy + b.h / 2) - Math.max(a.cy - a.h / 2, b.cy - b.h / 2));
+  const inter = ix * iy;
+  return inter / (a.w * a.h + b.w * b.h - inter || 1);
+}
+
+/** Like Ultralytics' max_det: bounds NMS cost when a frame lights up everywhere (e.g. a jersey-coloured wall). */
+export const MAX_CANDIDATES = 300;
+export const MAX_DETECTIONS = 50;
+
+export function nms(dets: Detection[], iou: number): Detection[] {
+  dets.sort((a, b) => b.score - a.score);
+  const keep: Detection[] = [];
+  for (const d of dets.slice(0, MAX_CANDIDATES)) {
+    if (keep.length >= MAX_DETECTIONS) break;
+    // Also drop boxes whose centre sits inside a kept box: partial-window duplicates of one blob.
+    if (keep.some((k) => boxIou(k, d) > iou || (Math.abs(k.cx - d.cx) < k.w / 2 && Math.abs(k.cy - d.cy) < k.h / 2))) continue;
+    keep.push(d);
+  }
+  return keep;
+}

@@ -1,0 +1,178 @@
+// The whole system: wrangler dev (local D1/R2/DO/queues) + real runner
+// processes + real ffmpeg. Sessions go all the way to processed or failed.
+import { readFileSync, statSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
+import { startTestStack, type TestStack } from "./stack";
+
+const LEASE_SECONDS = 5;
+let stack: TestStack;
+let key: string;
+let runnerToken: string;
+const runners: RunnerProcess[] = [];
+const dir = mkdtempSync(path.join(tmpdir(), "hoops-lifecycle-"));
+
+// Videos are made before the stack starts: a synchronous ffmpeg run stalls the
+// event loop long enough for idle keep-alive sockets to the Worker to close.
+const videos = {
+  hd: path.join(dir, "game-720p.mp4"),
+  tooBig: path.join(dir, "too-big.mp4"),
+  long: path.join(dir, "long.mp4"),
+  short: path.join(dir, "short.mp4"),
+};
+
+beforeAll(async () => {
+  makeTestVideo(videos.hd, { width: 1280, height: 720, seconds: 4 });
+  makeTestVideo(videos.tooBig, { width: 2560, height: 1440, seconds: 1, fps: 10 });
+  makeTestVideo(videos.long, { width: 1280, height: 720, seconds: 15 });
+  makeTestVideo(videos.short, { width: 640, height: 360, seconds: 2 });
+  stack = await startTestStack({ vars: { JOB_LEASE_SECONDS: String(LEASE_SECONDS) } });
+  const org = await stack.ops.createOrganization("lifecycle");
+  key = (await stack.ops.createApiKey(org.id)).key;
+  await stack.ops.addCredits(org.id, { amount_cents: 10_000 });
+  runnerToken = (await stack.ops.createRunnerToken("e2e")).token;
+});
+
+afterAll(async () => {
+  for (const r of runners) r.child.kill("SIGKILL");
+  await stack?.destroy();
+});
+
+const api = async (method: string, p: string, body?: unknown) => {
+  const res = await fetch(`${stack.baseUrl}${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+async function uploadVideo(file: string): Promise<string> {
+  const size = statSync(file).size;
+  const created = await api("POST", "/v1/uploads", { content_type: "video/mp4", size, filename: path.basename(file) });
+  expect(created.status).toBe(200);
+  const put = await fetch(created.body.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: readFileSync(file) });
+  expect(put.status).toBeLessThan(300);
+  return created.body.id;
+}
+
+async function submit(uploadId: string) {
+  const res = await api("POST", "/v1/sessions", { source: { type: "upload", upload_id: uploadId }, metadata: { test: "lifecycle" } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+async function waitFor(sessionId: string, statuses: string[], timeoutMs = 120_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api("GET", `/v1/sessions/${sessionId}`);
+    if (statuses.includes(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`session ${sessionId} stuck in ${body.status}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+function launch(extra: string[] = ["--pipeline", "media"]) {
+  const r = startRunner(stack.baseUrl, runnerToken, extra);
+  runners.push(r);
+  return r;
+}
+
+describe("job lifecycle end to end", () => {
+  it("an uploaded 720p video becomes processed: renditions, cost, settled ledger", async () => {
+    const file = videos.hd;
+    const before = (await api("GET", "/v1/balance")).body;
+    const session = await submit(await uploadVideo(file));
+    expect(session.status).toBe("queued");
+    const runner = launch();
+    const done = await waitFor(session.id, ["processed", "failed"]);
+    expect(done.error).toBeNull();
+    expect(done.status).toBe("processed");
+    expect(done.duration_seconds).toBe(4);
+    expect(done.cost_cents).toBe(Math.ceil((4 * 500) / 3600));
+    expect(done.video.width).toBe(1280);
+    expect(done.video.height).toBe(720);
+    expect(done.video["1080p"]).toBeNull();
+    expect(probeHeight(done.video["720p"])).toBe(720);
+    expect(probeHeight(done.video["360p"])).toBe(360);
+    expect((await fetch(done.video.preview_url)).headers.get("Content-Type")).toBe("image/jpeg");
+    expect(probeHeight(done.video.url)).toBe(720); // the original upload
+
+    const after = (await api("GET", "/v1/balance")).body;
+    expect(after.held_cents).toBe(0);
+    expect(after.credit_cents).toBe(before.credit_cents - done.cost_cents);
+    const usage = (await api("GET", "/v1/usage")).body;
+    expect(usage.data.find((u: any) => u.session === session.id)).toMatchObject({ status: "settled", settled_cents: done.cost_cents, measured_seconds: 4 });
+    const events = (await api("GET", "/v1/events?type=session.processed")).body;
+    expect(events.data.filter((e: any) => e.data.object.id === session.id).length).toBe(1);
+
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toBe(0);
+    expect(runner.logs.some((l) => l.includes('"job completed"') && l.includes(session.id))).toBe(true);
+  });
+
+  it("a video above 1080p fails video_too_large, voids the hold and deletes the upload", async () => {
+    const file = videos.tooBig;
+    const uploadId = await uploadVideo(file);
+    const session = await submit(uploadId);
+    const runner = launch();
+    const done = await waitFor(session.id, ["processed", "failed"]);
+    expect(done.status).toBe("failed");
+    expect(done.error.code).toBe("video_too_large");
+    expect(done.cost_cents).toBeNull();
+    const usage = (await api("GET", "/v1/usage")).body;
+    expect(usage.data.find((u: any) => u.session === session.id)?.status).toBe("voided");
+    // The bytes are gone: submitting the same upload again cannot be prepared.
+    const again = await submit(uploadId).catch(() => null);
+    if (again) expect((await waitFor(again.id, ["failed", "processed"])).error?.code).toMatch(/source_unavailable|video_too_large/);
+    runner.child.kill("SIGTERM");
+    await runner.exited;
+  });
+
+  it("a runner killed mid-job: the job is re-claimed after the lease and completes exactly once", async () => {
+    const file = videos.long;
+    const session = await submit(await uploadVideo(file));
+    const first = launch();
+    await waitFor(session.id, ["processing"]);
+    await new Promise((r) => setTimeout(r, 500));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const second = launch();
+    const done = await waitFor(session.id, ["processed", "failed"], 180_000);
+    expect(done.status).toBe("processed");
+    const events = (await api("GET", "/v1/events?type=session.processed")).body;
+    expect(events.data.filter((e: any) => e.data.object.id === session.id).length).toBe(1);
+    const usage = (await api("GET", "/v1/usage")).body;
+    expect(usage.data.filter((u: any) => u.session === session.id).map((u: any) => u.status)).toEqual(["settled"]);
+    expect(second.logs.some((l) => l.includes('"job claimed"') && l.includes('"attempt":2'))).toBe(true);
+    second.child.kill("SIGTERM");
+    await second.exited;
+  });
+
+  it("two runners competing: every job is processed exactly once", async () => {
+    const file = videos.short;
+    const sessions = [];
+    for (let i = 0; i < 3; i++) sessions.push(await submit(await uploadVideo(file)));
+    const a = launch();
+    const b = launch();
+    for (const s of sessions) expect((await waitFor(s.id, ["processed", "failed"])).status).toBe("processed");
+    const events = (await api("GET", "/v1/events?type=session.processed&limit=100")).body;
+    for (const s of sessions) expect(events.data.filter((e: any) => e.data.object.id === s.id).length).toBe(1);
+    const completions = [...a.logs, ...b.logs].filter((l) => l.includes('"job completed"'));
+    expect(completions.length).toBe(3);
+    a.child.kill("SIGTERM");
+    b.child.kill("SIGTERM");
+    await Promise.all([a.exited, b.exited]);
+  });
+
+  it("exits with an error when the runner token is revoked", async () => {
+    const minted = await stack.ops.createRunnerToken("doomed");
+    await stack.ops.revokeRunnerToken(minted.id);
+    const r = startRunner(stack.baseUrl, minted.token, ["--pipeline", "media"]);
+    runners.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.logs.join("\n")).toMatch(/refused the runner token/);
+  });
+});

@@ -1,0 +1,51 @@
+import { writeFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeFrames, letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { probe } from "../../gpu-runner/media/probe.ts";
+import { MediaError } from "../../gpu-runner/media/run.ts";
+import { CACHE_DIR, syntheticGame } from "./fixtures.ts";
+
+describe("media", () => {
+  it("letterboxes landscape and portrait sources into the model input", () => {
+    expect(letterboxFor(1920, 1080, 640, 384)).toEqual({ scale: 1 / 3, padX: 0, padY: 12, innerWidth: 640, innerHeight: 360 });
+    const p = letterboxFor(720, 1280, 640, 384);
+    expect(p.innerHeight).toBe(384);
+    expect(p.innerWidth).toBe(216);
+    expect(p.padX).toBe(212);
+  });
+
+  it("decodes every frame once at the requested size", async () => {
+    const { video, gt } = await syntheticGame({ seed: 11, seconds: 6, camera: "side", size: "720p" });
+    let count = 0;
+    for await (const f of decodeFrames(video, gt.width, gt.height, { width: 320, height: 192 })) {
+      expect(f.rgb.length).toBe(320 * 192 * 3);
+      expect(f.index).toBe(count);
+      // Pad rows are the Ultralytics gray.
+      expect(f.rgb[0]).toBe(114);
+      count++;
+    }
+    expect(count).toBe(180);
+  });
+
+  it("stops decoding when aborted", async () => {
+    const { video, gt } = await syntheticGame({ seed: 11, seconds: 6, camera: "side", size: "720p" });
+    const ac = new AbortController();
+    let count = 0;
+    await expect(
+      (async () => {
+        for await (const _ of decodeFrames(video, gt.width, gt.height, { width: 320, height: 192, signal: ac.signal })) {
+          if (++count === 5) ac.abort();
+        }
+      })(),
+    ).rejects.toThrow(MediaError);
+    expect(count).toBeLessThan(180);
+  });
+
+  it("rejects a file that is not a video", async () => {
+    await mkdir(CACHE_DIR, { recursive: true });
+    const bogus = path.join(CACHE_DIR, "not-a-video.mp4");
+    await writeFile(bogus, "hello");
+    await expect(probe(bogus)).rejects.toThrow(MediaError);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { decodeYoloOutput, loadYoloDetector, nms, resolveDetectorModel } from "../../gpu-runner/vision/detector.ts";
+import { parseClassNames, readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
+import { loadJerseyReader } from "../../gpu-runner/vision/jersey-ocr.ts";
+import { buildDefaultDetector } from "../../models/build-default-detector.ts";
+import { project } from "../../scripts/synth/camera.ts";
+import { COURT, HOOP_X } from "../../scripts/synth/court.ts";
+import { drawNumber } from "../../scripts/synth/font.ts";
+import { JERSEYS } from "../../scripts/synth/palette.ts";
+import { makeRenderer } from "../../scripts/synth/render.ts";
+import { simulateGame } from "../../scripts/synth/script.ts";
+import { readFileSync } from "node:fs";
+
+describe("model contract", () => {
+  it("parses Ultralytics names metadata (python dict literal) and JSON", () => {
+    expect(parseClassNames("{0: 'person', 1: 'sports ball', 2: \"rim\"}")).toEqual(["person", "sports ball", "rim"]);
+    expect(parseClassNames('{"0": "ball", "1": "hoop"}')).toEqual(["ball", "hoop"]);
+    expect(parseClassNames(undefined)).toEqual([]);
+  });
+
+  it("decodes a 1×(4+C)×N output into per-class boxes with NMS", () => {
+    // Three anchors, classes [person, sports ball, rim]: two overlapping balls and one rim.
+    const n = 3, rows = 7;
+    const d = new Float32Array(rows * n);
+    const set = (r: number, a: number, v: number) => (d[r * n + a] = v);
+    [[100, 100, 10, 10], [101, 100, 10, 10], [300, 50, 20, 6]].forEach((b, a) => b.forEach((v, r) => set(r, a, v)));
+    set(5, 0, 0.9); set(5, 1, 0.8); set(6, 2, 0.7);
+    const out = decodeYoloOutput(d, rows, n, ["person", "ball", "hoop"], { ball: 0.5, hoop: 0.5, person: 0.5 }, 0.45);
+    expect(out.map((o) => o.kind)).toEqual(["ball", "hoop"]);
+    expect(out[0]).toMatchObject({ cx: 100, score: expect.closeTo(0.9, 5) });
+    expect(nms([], 0.5)).toEqual([]);
+  });
+
+  it("the committed default model is the one the build script produces", async () => {
+    const built = buildDefaultDetector();
+    const committed = readFileSync(resolveDetectorModel());
+    expect(Buffer.from(built).equals(committed)).toBe(true);
+    expect(Buffer.from(buildDefaultDetector("portrait")).equals(readFileSync(resolveDetectorModel("portrait")))).toBe(true);
+    expect((await readModelInfo(resolveDetectorModel("portrait"))).inputDims).toEqual([1, 3, 640, 384]);
+    const info = await readModelInfo(resolveDetectorModel());
+    expect(info.inputDims).toEqual([1, 3, 384, 640]);
+    expect(parseClassNames(info.metadata.names)).toEqual(["ball", "hoop", "person"]);
+  });
+});
+
+describe("default detector on a rendered frame", () => {
+  it("finds the ball, the hoop and the players where the renderer drew them", async () => {
+    const det = await loadYoloDetector(resolveDetectorModel());
+    const script = simulateGame({ seed: 5, seconds: 10, fps: 30, players: 6 });
+    const r = makeRenderer(script, "wide", 640, 360, [0, 2]);
+    const frame = Buffer.alloc(640 * 360 * 3);
+    const fi = 45;
+    r.render(fi, frame);
+    // Letterbox 640×360 into 640×384 by hand (12 gray rows above and below).
+    const input = Buffer.alloc(640 * 384 * 3, 114);
+    frame.copy(input, 12 * 640 * 3);
+    const dets = await det.detect(input);
+    const cam = r.cameraAt(fi);
+    const b = script.ball.subarray(fi * 3, fi * 3 + 3);
+    const [bu, bv] = project(cam, [b[0], b[1], b[2]]);
+    const ball = dets.find((d) => d.kind === "ball");
+    expect(ball).toBeDefined();
+    expect(Math.hypot(ball!.cx - bu, ball!.cy - (bv + 12))).toBeLessThan(4);
+    const [hu, hv] = project(cam, [HOOP_X, 0, COURT.rimHeight]);
+    const hoop = dets.find((d) => d.kind === "hoop");
+    expect(hoop).toBeDefined();
+    expect(Math.hypot(hoop!.cx - hu, hoop!.cy - (hv + 12))).toBeLessThan(5);
+    const people = dets.filter((d) => d.kind === "person");
+    // Every player whose feet are in view should have a box whose bottom is near the feet.
+    let matched = 0;
+    for (let k = 0; k < script.players.length; k++) {
+      const [fu, fv] = project(cam, [script.playerPos[fi][k * 2], script.playerPos[fi][k * 2 + 1], 0]);
+      if (people.some((p) => Math.abs(p.cx - fu) < p.w / 2 && Math.abs(p.cy + p.h / 2 - (fv + 12)) < p.h * 0.25)) matched++;
+    }
+    // Two players standing one behind the other merge into one colour blob; allow that once or twice.
+    expect(matched).toBeGreaterThanOrEqual(script.players.length - 2);
+  });
+});
+
+describe("jersey OCR (PP-OCRv4 recognition)", () => {
+  it("reads rendered jersey numbers", async () => {
+    const reader = await loadJerseyReader();
+    const results: string[] = [];
+    for (const text of ["23", "7", "10", "45"]) {
+      const W = 60, H = 40;
+      const buf = Buffer.alloc(W * H * 3);
+      for (let i = 0; i < W * H; i++) buf.set(JERSEYS[0].rgb, i * 3);
+      drawNumber(buf, W, H, text, W / 2, H / 2, 24, JERSEYS[0].number);
+      const r = await reader.read(buf, W, H, { x: 0, y: 0, w: W, h: H });
+      results.push(r?.text ?? "");
+    }
+    expect(results).toEqual(["23", "7", "10", "45"]);
+  });
+});

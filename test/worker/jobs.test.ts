@@ -1,0 +1,305 @@
+import { createMessageBatch, getQueueResult, createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as schema from "../../drizzle/schema";
+import worker from "../../worker/index";
+import { newId } from "../../worker/ids";
+import { buildServices } from "../../worker/middleware/services";
+import { claimNextJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
+import { lifecycleDeps } from "../../worker/services/lifecycle";
+import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
+
+const db = drizzle(env.DB, { schema });
+let runnerToken: string;
+let runnerTokenId: string;
+
+beforeAll(async () => {
+  const minted = await admin("POST", "/admin/v1/runner_tokens", { name: "test runner" });
+  runnerToken = minted.token;
+  runnerTokenId = minted.id;
+});
+
+const runner = (path: string, json?: unknown, token = runnerToken) =>
+  call(`/runner/v1${path}`, { method: "POST", json: json ?? {}, headers: { Authorization: `Bearer ${token}` } });
+
+/** What POST /v1/sessions leaves behind for an upload source: session, hold, pending job. */
+async function seedUploadSession(org: TestOrg, opts: { bytes?: Uint8Array; heldCents?: number } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  const uploadId = newId("up");
+  const sessionId = newId("sess");
+  const jobId = newId("job");
+  const bytes = opts.bytes ?? new TextEncoder().encode("not really a video, but bytes");
+  const r2Key = `uploads/${uploadId}`;
+  await env.MEDIA.put(r2Key, bytes);
+  await db.batch([
+    db.insert(schema.uploads).values({ id: uploadId, orgId: org.orgId, size: bytes.byteLength, contentType: "video/mp4", status: "complete", r2Key, expiresAt: now + 604800, completedAt: now }),
+    db.insert(schema.sessions).values({ id: sessionId, orgId: org.orgId, groupId: org.groupId, apiKeyId: org.keyId, status: "queued", sourceType: "upload", uploadId, metadata: { game: "final" }, options: { session_type: "5v5" } }),
+    db.insert(schema.usageEvents).values({ id: newId("ue"), orgId: org.orgId, sessionId, apiKeyId: org.keyId, status: "held", heldCents: opts.heldCents ?? 1000, estimatedSeconds: 7200 }),
+    db.insert(schema.jobs).values({ id: jobId, sessionId, orgId: org.orgId, status: "pending" }),
+  ]);
+  return { sessionId, jobId, uploadId, r2Key };
+}
+
+async function runQueue(queue: string, bodies: unknown[]) {
+  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })));
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+async function prepare(seed: { sessionId: string; jobId: string }) {
+  return runQueue("hoops-jobs-staging", [{ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId }]);
+}
+
+async function claim(): Promise<any> {
+  const res = await runner("/jobs/claim", { wait_seconds: 0 });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as any).job;
+}
+
+const row = async (sessionId: string) => (await db.select().from(schema.sessions).where(eqId(schema.sessions.id, sessionId)).get())!;
+const usage = async (sessionId: string) => (await db.select().from(schema.usageEvents).where(eqId(schema.usageEvents.sessionId, sessionId)).get())!;
+const jobRow = async (jobId: string) => (await db.select().from(schema.jobs).where(eqId(schema.jobs.id, jobId)).get())!;
+const eventsFor = async (sessionId: string) =>
+  (await db.select().from(schema.events).all()).filter((e) => (e.data as any).object?.id === sessionId);
+import { eq as eqId } from "drizzle-orm";
+
+function resultFor(duration = 61.2) {
+  return {
+    run_version: 3,
+    video: { duration_seconds: duration, width: 1280, height: 720, fps: 30, preview: "preview.jpg", "1080p": null, "720p": "renditions/720p.mp4", "360p": "renditions/360p.mp4" },
+    artifacts: { actions: "artifacts/actions.jsonl", balls: null, hoops: null, clusters: null },
+    players: [
+      { key: "p1", jersey: "23", team_id: 0 },
+      { key: "p2", jersey: "7", team_id: 0 },
+      { key: "p3", jersey: "10", team_id: 1 },
+    ],
+    shots: [
+      { key: "s1", index: 0, start_seconds: 3, end_seconds: 5, made: true, points: 3, is_three_point: true, players: { scorer: "p1", assister: "p2", rebounder: null }, highlight: "h1" },
+      { key: "s2", index: 1, start_seconds: 9, end_seconds: 11, made: false, points: 0, is_three_point: false, players: { scorer: "p2", assister: null, rebounder: "p3" }, highlight: null },
+      { key: "s3", index: 2, start_seconds: 20, end_seconds: 21, made: true, points: 1, is_three_point: false, is_free_throw: true, type: "freethrow", players: { scorer: "p3", assister: null, rebounder: null }, highlight: null },
+    ],
+    highlights: [
+      { key: "h1", shot: "s1", shot_index: 0, length_seconds: 8, player: "p1", video: { default: "hl/h1/default.mp4", horizontal: "hl/h1/horizontal.mp4", "1080p": null, "720p": "hl/h1/720p.mp4", "480p": null, "360p": null, "240p": null, "144p": null }, preview: { default: "hl/h1/default.jpg", horizontal: null } },
+    ],
+  };
+}
+
+describe("runner authentication", () => {
+  it("refuses missing, malformed and revoked runner tokens", async () => {
+    await expectError(await call("/runner/v1/jobs/claim", { method: "POST", json: {} }), 401, "invalid_runner_token");
+    const org = await createOrg();
+    await expectError(await runner("/jobs/claim", {}, org.key), 401, "invalid_runner_token");
+    const minted = await admin("POST", "/admin/v1/runner_tokens", {});
+    await admin("DELETE", `/admin/v1/runner_tokens/${minted.id}`);
+    await expectError(await runner("/jobs/claim", {}, minted.token), 401, "invalid_runner_token");
+  });
+});
+
+describe("job lifecycle", () => {
+  it("prepare → claim → heartbeat → complete: processed, settled, event stored", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    expect(await claim()).toBeNull(); // pending jobs are not claimable before preparation
+    const prepared = await prepare(seed);
+    expect(prepared.explicitAcks).toEqual(["m0"]);
+    expect((await jobRow(seed.jobId)).status).toBe("ready");
+
+    const job = await claim();
+    expect(job).toMatchObject({ id: seed.jobId, session: seed.sessionId, attempt: 1, source: { type: "upload" }, options: { session_type: "5v5" } });
+    expect(job.lease.expires_at - Math.floor(Date.now() / 1000)).toBeGreaterThan(LEASE_SECONDS - 5);
+    expect((await row(seed.sessionId)).status).toBe("processing");
+
+    // The download URL is a signed Worker URL that serves the upload with Range support.
+    const download = await (exports as any).default.fetch(new Request(job.source.download_url, { headers: { Range: "bytes=0-2" } }));
+    expect(download.status).toBe(206);
+    expect(await download.text()).toBe("not");
+
+    const hb = await runner(`/jobs/${job.id}/heartbeat`, { lease_id: job.lease.id, stage: "analysis", percent: 40 });
+    expect(hb.status).toBe(200);
+    expect(await hb.json()).toMatchObject({ cancel: false });
+    expect((await jobRow(seed.jobId)).progressPercent).toBe(40);
+
+    const out = await runner(`/jobs/${job.id}/outputs`, { lease_id: job.lease.id, name: "renditions/720p.mp4", size: 10, content_type: "video/mp4" });
+    expect(out.status).toBe(200);
+    const target: any = await out.json();
+    expect(target.upload_url).toMatch(/\/uploads\/v1\/out_[0-9a-f]+\?sig=/);
+    // Asking again resumes the same target.
+    const again: any = await (await runner(`/jobs/${job.id}/outputs`, { lease_id: job.lease.id, name: "renditions/720p.mp4", size: 10, content_type: "video/mp4" })).json();
+    expect(again.upload_url).toBe(target.upload_url);
+
+    const done = await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(61.2) });
+    expect(done.status).toBe(200);
+
+    const session = await row(seed.sessionId);
+    expect(session.status).toBe("processed");
+    expect(session.durationSeconds).toBe(62);
+    expect(session.costCents).toBe(Math.ceil((62 * 500) / 3600)); // 9 cents
+    expect((await usage(seed.sessionId)).status).toBe("settled");
+    const balance: any = await (await call("/v1/balance", { key: org.key })).json();
+    expect(balance).toMatchObject({ held_cents: 0, credit_cents: 5000 - 9 });
+
+    const stored = await db.select().from(schema.shots).where(eqId(schema.shots.sessionId, seed.sessionId)).all();
+    const storedPlayers = await db.select().from(schema.players).where(eqId(schema.players.sessionId, seed.sessionId)).all();
+    const storedHighlights = await db.select().from(schema.highlights).where(eqId(schema.highlights.sessionId, seed.sessionId)).all();
+    expect(stored.map((s) => s.id).every((id) => id.startsWith("shot_"))).toBe(true);
+    const byJersey = Object.fromEntries(storedPlayers.map((p) => [p.jersey, p]));
+    // Cross-links resolve inside the session, and stats agree with the shots naming each player.
+    expect(stored[0].highlightId).toBe(storedHighlights[0].id);
+    expect(storedHighlights[0].shotId).toBe(stored[0].id);
+    expect(stored[0].scorerId).toBe(byJersey["23"].id);
+    expect(storedHighlights[0].playerId).toBe(byJersey["23"].id);
+    expect(byJersey["23"].stats).toMatchObject({ points: 3, fg_3pt_att: 1, fg_3pt_make: 1 });
+    expect(byJersey["7"].stats).toMatchObject({ points: 0, assist: 1, fg_2pt_att: 1, fg_2pt_make: 0 });
+    expect(byJersey["10"].stats).toMatchObject({ points: 1, ft_att: 1, ft_make: 1, rebound: 1 });
+    expect(session.totals).toMatchObject({ points: 4, fg_2pt_att: 1, fg_3pt_att: 1, fg_3pt_make: 1, ft_att: 1, ft_make: 1, assist: 1, rebound: 1 });
+
+    const evts = await eventsFor(seed.sessionId);
+    expect(evts.map((e) => e.type)).toEqual(["session.processed"]);
+    expect((evts[0].data as any).object).toMatchObject({ id: seed.sessionId, status: "processed", cost_cents: 9, metadata: { game: "final" } });
+
+    // Reporting twice changes nothing and emits nothing new.
+    expect((await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(99) })).status).toBe(200);
+    expect((await row(seed.sessionId)).durationSeconds).toBe(62);
+    expect((await eventsFor(seed.sessionId)).length).toBe(1);
+    // A failure report after completion is refused.
+    await expectError(await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "unknown", message: "late" }), 409, "lease_lost");
+    expect((await row(seed.sessionId)).status).toBe("processed");
+  });
+
+  it("refuses results whose cross-links point outside the session", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claim();
+    const bad = resultFor();
+    bad.shots[0].players.scorer = "ghost";
+    await expectError(await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: bad }), 400, "parameter_invalid", "shots.0.players.scorer");
+    expect((await row(seed.sessionId)).status).toBe("processing");
+  });
+
+  it("two runners competing for one job: exactly one wins", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => runner("/jobs/claim", { wait_seconds: 0 }).then((r) => r.json() as any)));
+    const winners = answers.filter((a) => a.job?.id === seed.jobId);
+    expect(winners.length).toBe(1);
+  });
+
+  it("an expired lease is re-claimed; the old lease can no longer report", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const first = await claim();
+    await db.update(schema.jobs).set({ leaseExpiresAt: Math.floor(Date.now() / 1000) - 1 }).where(eqId(schema.jobs.id, seed.jobId));
+    const second = await claim();
+    expect(second.id).toBe(seed.jobId);
+    expect(second.attempt).toBe(2);
+    expect(second.lease.id).not.toBe(first.lease.id);
+    await expectError(await runner(`/jobs/${first.id}/heartbeat`, { lease_id: first.lease.id }), 409, "lease_lost");
+    await expectError(await runner(`/jobs/${first.id}/complete`, { lease_id: first.lease.id, result: resultFor() }), 409, "lease_lost");
+    expect((await row(seed.sessionId)).status).toBe("processing");
+    expect((await runner(`/jobs/${second.id}/complete`, { lease_id: second.lease.id, result: resultFor(30) })).status).toBe(200);
+    expect((await row(seed.sessionId)).status).toBe("processed");
+    expect((await eventsFor(seed.sessionId)).length).toBe(1);
+  });
+
+  it("video_too_large: failed, hold voided, uploaded bytes deleted, session.failed emitted", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claim();
+    const res = await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "video_too_large", message: "3840x2160 is above 1920x1080" });
+    expect(res.status).toBe(200);
+    const session = await row(seed.sessionId);
+    expect(session).toMatchObject({ status: "failed", errorCode: "video_too_large", costCents: null });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect(await env.MEDIA.head(seed.r2Key)).toBeNull();
+    const evts = await eventsFor(seed.sessionId);
+    expect(evts.map((e) => e.type)).toEqual(["session.failed"]);
+    expect((evts[0].data as any).object.error).toEqual({ code: "video_too_large", message: "3840x2160 is above 1920x1080" });
+    const balance: any = await (await call("/v1/balance", { key: org.key })).json();
+    expect(balance).toMatchObject({ credit_cents: 5000, held_cents: 0, available_cents: 5000 });
+    // A repeated report is answered the same and changes nothing.
+    expect((await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "video_too_large", message: "again" })).status).toBe(200);
+    expect((await eventsFor(seed.sessionId)).length).toBe(1);
+  });
+
+  it("a heartbeat answer carries a cancel request", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claim();
+    await db.update(schema.jobs).set({ cancelRequested: true }).where(eqId(schema.jobs.id, seed.jobId));
+    const hb: any = await (await runner(`/jobs/${job.id}/heartbeat`, { lease_id: job.lease.id })).json();
+    expect(hb.cancel).toBe(true);
+  });
+});
+
+describe("job preparation", () => {
+  it("fails the session with source_unavailable when the upload's bytes are gone", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await env.MEDIA.delete(seed.r2Key);
+    const result = await prepare(seed);
+    expect(result.explicitAcks).toEqual(["m0"]);
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "source_unavailable" });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+  });
+
+  it("the dead-letter consumer fails the session with unknown instead of leaving it queued", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    const result = await runQueue("hoops-jobs-dlq-staging", [{ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId }]);
+    expect(result.explicitAcks).toEqual(["m0"]);
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "unknown" });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+  });
+});
+
+describe("sweeps", () => {
+  const depsAt = (offsetSeconds: number) => lifecycleDeps(buildServices(env, () => Math.floor(Date.now() / 1000) + offsetSeconds), "https://api.test");
+
+  it("fails a job silent for 24 hours with timeout, voids the hold and still emits session.failed", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    await claim();
+    expect((await sweepJobs(depsAt(23 * 3600))).timedOut).toBe(0);
+    expect((await row(seed.sessionId)).status).toBe("processing");
+    const swept = await sweepJobs(depsAt(24 * 3600 + 60));
+    expect(swept.timedOut).toBeGreaterThanOrEqual(1);
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "timeout" });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+  });
+
+  it("a job whose lease expired after its last attempt fails with unknown", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    await claim();
+    await db.update(schema.jobs).set({ attempts: MAX_ATTEMPTS, leaseExpiresAt: Math.floor(Date.now() / 1000) - 1 }).where(eqId(schema.jobs.id, seed.jobId));
+    expect(await claimNextJob(depsAt(0), runnerTokenId).then((j) => j?.id === seed.jobId)).toBe(false);
+    await sweepJobs(depsAt(0));
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "unknown" });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+  });
+});
+
+describe("release", () => {
+  it("hands a job back so another runner can claim it at once", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const first = await claim();
+    expect((await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id, reason: "shutdown" })).status).toBe(200);
+    const second = await claim();
+    expect(second.id).toBe(seed.jobId);
+    await expectError(await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id }), 409, "lease_lost");
+    expect((await row(seed.sessionId)).status).toBe("processing");
+  });
+});

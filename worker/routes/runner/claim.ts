@@ -1,0 +1,44 @@
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { openApiErrorResponses } from "../../schemas/common";
+import { ClaimedJob } from "../../schemas/runner";
+import { claimNextJob } from "../../services/jobs";
+import { lifecycleDeps } from "../../services/lifecycle";
+import { publicBaseUrl } from "../../services/media-urls";
+
+/** Claims are retried inside the request this often while long-polling. */
+const POLL_INTERVAL_MS = 1000;
+
+export const claimJobRoute = createRoute({
+  operationId: "runnerClaimJob",
+  method: "post",
+  path: "/runner/v1/jobs/claim",
+  summary: "Long-poll for one job and lease it",
+  security: [{ runnerAuth: [] }],
+  request: {
+    body: {
+      required: false,
+      content: { "application/json": { schema: z.object({ wait_seconds: z.number().int().min(0).max(25).default(20) }) } },
+    },
+  },
+  responses: {
+    200: {
+      description: "`job` is null when nothing was claimable within `wait_seconds`",
+      content: { "application/json": { schema: z.object({ job: ClaimedJob.nullable() }).openapi("ClaimAnswer") } },
+    },
+    ...openApiErrorResponses,
+  },
+});
+
+export function registerRunnerClaimJob(app: OpenAPIHono<AppEnv>) {
+  app.openapi(claimJobRoute, async (c) => {
+    const waitSeconds = c.req.valid("json")?.wait_seconds ?? 20;
+    const deps = lifecycleDeps(c.get("services"), publicBaseUrl(c.env, c.req.url));
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      const job = await claimNextJob(deps, c.get("runner").tokenId);
+      if (job || Date.now() + POLL_INTERVAL_MS > deadline || c.req.raw.signal.aborted) return c.json({ job }, 200);
+      await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+    }
+  });
+}

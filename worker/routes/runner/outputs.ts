@@ -1,0 +1,71 @@
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { jobs } from "../../../drizzle/schema";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../errors";
+import { sha256Hex } from "../../ids";
+import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { OutputName } from "../../schemas/runner";
+import { outputKey } from "../../services/jobs";
+import { publicBaseUrl } from "../../services/media-urls";
+import { createTusTarget, MAX_UPLOAD_BYTES } from "../../services/tus-targets";
+
+/** Output upload URLs stay valid for a day: long jobs upload at the end. */
+const OUTPUT_TARGET_SECONDS = 24 * 3600;
+
+export const createOutputRoute = createRoute({
+  operationId: "runnerCreateOutput",
+  method: "post",
+  path: "/runner/v1/jobs/{id}/outputs",
+  summary: "Reserve a resumable (tus) upload for one output file of the job",
+  security: [{ runnerAuth: [] }],
+  request: {
+    params: IdPathParam("job"),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.object({
+            lease_id: z.string().min(1),
+            name: OutputName,
+            size: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
+            content_type: z.string().min(3).max(100),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: "The tus upload URL. Asking again for the same name answers the same target, so uploads resume.",
+      content: { "application/json": { schema: z.object({ name: z.string(), upload_url: z.string(), offset: z.number().int() }).openapi("OutputTarget") } },
+    },
+    409: errorResponse("`lease_lost`"),
+    ...openApiErrorResponses,
+  },
+});
+
+export function registerRunnerCreateOutput(app: OpenAPIHono<AppEnv>) {
+  app.openapi(createOutputRoute, async (c) => {
+    const body = c.req.valid("json");
+    const { db, now } = c.get("services");
+    const job = await db.select().from(jobs).where(eq(jobs.id, c.req.valid("param").id)).get();
+    if (!job) throw new ApiError("resource_missing", "No such job.", { param: "id" });
+    if (job.status !== "leased" || job.leaseId !== body.lease_id) {
+      throw new ApiError("lease_lost", "This lease is no longer valid; drop the job.");
+    }
+    // Deterministic per (session, name): a retried reservation resumes the same upload.
+    const id = `out_${(await sha256Hex(`${job.sessionId}/${body.name}`)).slice(0, 40)}`;
+    const { uploadUrl, status } = await createTusTarget(c.env, publicBaseUrl(c.env, c.req.url), {
+      id,
+      kind: "runner_output",
+      orgId: job.orgId,
+      sessionId: job.sessionId,
+      r2Key: outputKey(job.sessionId, body.name),
+      size: body.size,
+      contentType: body.content_type,
+      expiresAt: now() + OUTPUT_TARGET_SECONDS,
+    });
+    return c.json({ name: body.name, upload_url: uploadUrl, offset: status.offset }, 200);
+  });
+}

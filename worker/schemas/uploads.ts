@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+import { MAX_UPLOAD_BYTES } from "../services/tus-targets";
+import { UPLOAD_CONTENT_TYPES, UPLOAD_LIFETIME_SECONDS } from "../services/uploads";
+
+export const CreateUploadBodySchema = z
+  .object({
+    content_type: z.enum(UPLOAD_CONTENT_TYPES).openapi({
+      description: "Media type of the file: `video/mp4` (MP4) or `video/quicktime` (MOV). Required.",
+      example: "video/mp4",
+    }),
+    size: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_UPLOAD_BYTES)
+      .openapi({
+        description: "Exact file size in bytes, 1 to 10,000,000,000 (10 GB, decimal). Required: the upload completes when exactly this many bytes have arrived.",
+        example: 734003200,
+      }),
+    filename: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters")
+      .optional()
+      .openapi({ description: "Original file name, for your reference (optional, at most 255 characters).", example: "game.mp4" }),
+  })
+  .openapi("CreateUploadRequest");
+
+export const UploadSchema = z
+  .object({
+    id: z.string().openapi({ example: "up_4f9XoT2qLw8bZ1mN3pQ7rS5u" }),
+    object: z.literal("upload"),
+    upload_url: z.string().openapi({
+      description:
+        "Where to send the bytes: `PUT` the whole file (up to 100 MB) with `Content-Type` equal to `content_type`, or use the tus 1.0.0 resumable protocol (HEAD/PATCH). The URL carries its own signature; send no API key to it.",
+      example: "https://api.example.com/uploads/v1/up_4f9XoT2qLw8bZ1mN3pQ7rS5u?sig=…",
+    }),
+    content_type: z.string().openapi({ example: "video/mp4" }),
+    size: z.number().int().openapi({ description: "Bytes", example: 734003200 }),
+    expires_in_seconds: z.number().int().openapi({ description: "How long the upload URL accepts bytes", example: UPLOAD_LIFETIME_SECONDS }),
+  })
+  .openapi("Upload");

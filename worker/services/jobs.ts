@@ -1,0 +1,398 @@
+// The job lifecycle: prepare (queue consumer) → claim (runner, leased) →
+// heartbeat → complete | fail, plus the sweeps. Every transition is a
+// conditional write, so two runners can never hold one job and a late or
+// repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { highlights, jobs, players, sessions, shots, uploads } from "../../drizzle/schema";
+import type { Database, Env } from "../env";
+import { ApiError } from "../errors";
+import { insertWhere, statement } from "../lib/sql";
+import { newId } from "../ids";
+import type { ClaimedJob, JobResult } from "../schemas/runner";
+import { boxScoresFromShots } from "./box-score";
+
+/** A lease lasts this long; runners heartbeat at about half of it. */
+export const LEASE_SECONDS = 120;
+/** Claims of one job (lease expiries included) before it fails with `unknown`. */
+export const MAX_ATTEMPTS = 3;
+/** A job that reports nothing for this long fails with `timeout`. */
+export const JOB_TIMEOUT_SECONDS = 24 * 3600;
+
+export type SessionErrorCode =
+  | "no_shots" | "no_hoops" | "no_court" | "video_too_large" | "source_invalid" | "source_unavailable" | "timeout" | "unknown";
+
+export interface LifecycleDeps {
+  db: Database;
+  env: Env;
+  now: () => number;
+  /** Lease length in seconds (LEASE_SECONDS unless configured). */
+  leaseSeconds: number;
+  settleHold(sessionId: string, measuredSeconds: number): Promise<void>;
+  voidHold(sessionId: string): Promise<void>;
+  emitSessionEvent(sessionId: string, type: "session.processed" | "session.failed"): Promise<void>;
+  /** A URL the runner can GET (with Range) for an uploaded object. */
+  signedDownloadUrl(r2Key: string): Promise<string>;
+}
+
+type SessionRow = typeof sessions.$inferSelect;
+type JobRow = typeof jobs.$inferSelect;
+
+const FINAL = ["processed", "failed"] as const;
+
+// ------------------------------------------------------------------ failing
+
+/**
+ * Fails a session that is not final yet: sets `error`, voids the hold, emits
+ * `session.failed`. Used by every failure path (source checks, runner
+ * reports, lease exhaustion, the 24-hour sweep, the dead-letter queue).
+ * Idempotent: a second call finds the session final and only re-runs the
+ * idempotent follow-ups (void, event) in case an earlier call was cut short.
+ */
+export async function failSession(deps: LifecycleDeps, sessionId: string, code: SessionErrorCode, message: string): Promise<boolean> {
+  const now = deps.now();
+  const [changed] = await deps.db.batch([
+    deps.db
+      .update(sessions)
+      .set({ status: "failed", errorCode: code, errorMessage: message, updated: now, completedAt: now })
+      .where(and(eq(sessions.id, sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`))
+      .returning({ id: sessions.id }),
+    deps.db
+      .update(jobs)
+      .set({ status: "failed", leaseId: null, leaseExpiresAt: null, updated: now })
+      .where(and(eq(jobs.sessionId, sessionId), sql`${jobs.status} NOT IN ('done', 'failed')`)),
+  ]);
+  const session = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+  if (!session || session.status !== "failed") return false;
+  await deps.voidHold(sessionId);
+  if (code === "video_too_large" && session.uploadId) await deleteUploadedBytes(deps, session);
+  await deps.emitSessionEvent(sessionId, "session.failed");
+  return changed.length > 0;
+}
+
+async function deleteUploadedBytes(deps: LifecycleDeps, session: SessionRow) {
+  const upload = await deps.db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.id, session.uploadId!), eq(uploads.orgId, session.orgId)))
+    .get();
+  if (!upload) return;
+  await deps.env.MEDIA.delete(upload.r2Key);
+  await deps.db.update(uploads).set({ status: "deleted" }).where(eq(uploads.id, upload.id));
+}
+
+// ------------------------------------------------------------------ prepare
+
+export interface PreparedSource {
+  /** What the runner downloads: an R2 key (signed at claim) or an external URL. */
+  downloadRef: string;
+}
+
+/** Checks a queued session's source and makes its job claimable (status `ready`). */
+export async function markJobReady(deps: LifecycleDeps, jobId: string, source: PreparedSource): Promise<void> {
+  await deps.db
+    .update(jobs)
+    .set({ status: "ready", downloadUrl: source.downloadRef, updated: deps.now() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "pending")));
+}
+
+// ------------------------------------------------------------------ claim
+
+/**
+ * Leases the oldest claimable job to a runner in one conditional UPDATE, and
+ * moves its session `queued → processing` in the same transaction. A job whose
+ * lease expired is claimable again until it has used MAX_ATTEMPTS.
+ */
+export async function claimNextJob(deps: LifecycleDeps, runnerTokenId: string): Promise<ClaimedJob | null> {
+  const now = deps.now();
+  const leaseId = newId("lease");
+  const expiresAt = now + deps.leaseSeconds;
+  const claimable = sql`(${jobs.status} = 'ready' OR (${jobs.status} = 'leased' AND ${jobs.leaseExpiresAt} < ${now} AND ${jobs.attempts} < ${MAX_ATTEMPTS}))`;
+  const [claimed] = await deps.db.batch([
+    deps.db
+      .update(jobs)
+      .set({
+        status: "leased",
+        leaseId,
+        leaseExpiresAt: expiresAt,
+        runnerTokenId,
+        attempts: sql`${jobs.attempts} + 1`,
+        progressStage: "claimed",
+        progressPercent: 0,
+        updated: now,
+      })
+      .where(and(sql`${jobs.id} = (SELECT id FROM jobs WHERE ${claimable} ORDER BY created, id LIMIT 1)`, claimable))
+      .returning(),
+    deps.db
+      .update(sessions)
+      .set({ status: "processing", updated: now })
+      .where(and(sql`${sessions.id} IN (SELECT session_id FROM jobs WHERE lease_id = ${leaseId})`, eq(sessions.status, "queued"))),
+  ]);
+  const job = claimed[0];
+  if (!job) return null;
+  const session = await deps.db.select().from(sessions).where(eq(sessions.id, job.sessionId)).get();
+  if (!session) return null;
+  const ref = job.downloadUrl ?? "";
+  const downloadUrl = /^https?:\/\//.test(ref) ? ref : await deps.signedDownloadUrl(ref);
+  return {
+    id: job.id,
+    session: job.sessionId,
+    lease: { id: leaseId, expires_at: expiresAt },
+    attempt: job.attempts,
+    source: { type: session.sourceType, download_url: downloadUrl },
+    options: session.options,
+    rosters: session.rosters ?? null,
+  };
+}
+
+/** The job, if `leaseId` is its current, unexpired lease; else 409 lease_lost. */
+async function requireLease(deps: LifecycleDeps, jobId: string, leaseId: string): Promise<JobRow> {
+  const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+  if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
+  if (job.status !== "leased" || job.leaseId !== leaseId) {
+    throw new ApiError("lease_lost", "This lease is no longer valid: the job was re-assigned, finished or failed. Drop the job.");
+  }
+  return job;
+}
+
+// ------------------------------------------------------------------ heartbeat
+
+export interface HeartbeatAnswer {
+  lease_expires_at: number;
+  cancel: boolean;
+}
+
+export async function heartbeat(
+  deps: LifecycleDeps,
+  jobId: string,
+  leaseId: string,
+  progress: { stage?: string; percent?: number },
+): Promise<HeartbeatAnswer> {
+  const now = deps.now();
+  const expiresAt = now + deps.leaseSeconds;
+  const [row] = await deps.db
+    .update(jobs)
+    .set({
+      leaseExpiresAt: expiresAt,
+      updated: now,
+      ...(progress.stage !== undefined ? { progressStage: progress.stage } : {}),
+      ...(progress.percent !== undefined ? { progressPercent: Math.round(progress.percent) } : {}),
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))
+    .returning({ cancel: jobs.cancelRequested });
+  if (!row) await requireLease(deps, jobId, leaseId); // throws the precise error
+  return { lease_expires_at: expiresAt, cancel: Boolean(row?.cancel) };
+}
+
+// ------------------------------------------------------------------ complete
+
+export function outputKey(sessionId: string, name: string): string {
+  return `sessions/${sessionId}/outputs/${name}`;
+}
+
+function checkCrossLinks(result: JobResult) {
+  const shotKeys = new Set(result.shots.map((s) => s.key));
+  const highlightKeys = new Set(result.highlights.map((h) => h.key));
+  const playerKeys = new Set(result.players.map((p) => p.key));
+  const bad = (message: string, param: string) => {
+    throw new ApiError("parameter_invalid", message, { param });
+  };
+  if (shotKeys.size !== result.shots.length) bad("Shot keys must be unique.", "shots");
+  if (highlightKeys.size !== result.highlights.length) bad("Highlight keys must be unique.", "highlights");
+  if (playerKeys.size !== result.players.length) bad("Player keys must be unique.", "players");
+  result.shots.forEach((s, i) => {
+    if (s.highlight !== null && !highlightKeys.has(s.highlight)) bad(`Shot ${s.key} names unknown highlight ${s.highlight}.`, `shots.${i}.highlight`);
+    for (const role of ["scorer", "assister", "rebounder"] as const) {
+      const p = s.players[role];
+      if (p !== null && !playerKeys.has(p)) bad(`Shot ${s.key} names unknown ${role} ${p}.`, `shots.${i}.players.${role}`);
+    }
+  });
+  result.highlights.forEach((h, i) => {
+    if (!shotKeys.has(h.shot)) bad(`Highlight ${h.key} names unknown shot ${h.shot}.`, `highlights.${i}.shot`);
+    if (h.player !== null && !playerKeys.has(h.player)) bad(`Highlight ${h.key} names unknown player ${h.player}.`, `highlights.${i}.player`);
+  });
+}
+
+/**
+ * Stores a successful result. Step 1 is one D1 transaction whose writes are
+ * all conditional on the caller still holding the lease, with the job flip to
+ * `done` last; steps 2–3 (settle, event) are idempotent, so a repeated report
+ * with the same lease finishes them if an earlier attempt was cut short, and a
+ * report with a stale lease changes nothing.
+ */
+export async function completeJob(deps: LifecycleDeps, jobId: string, leaseId: string, result: JobResult): Promise<void> {
+  checkCrossLinks(result);
+  const existing = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+  if (!existing) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
+  const alreadyDone = existing.status === "done" && existing.leaseId === leaseId;
+  if (!alreadyDone) {
+    await requireLease(deps, jobId, leaseId);
+    await storeResult(deps, existing, leaseId, result);
+    const after = await deps.db.select({ status: jobs.status, leaseId: jobs.leaseId }).from(jobs).where(eq(jobs.id, jobId)).get();
+    if (after?.status !== "done" || after.leaseId !== leaseId) {
+      throw new ApiError("lease_lost", "The lease moved on while the result was being stored; nothing was changed.");
+    }
+  }
+  const measured = Math.ceil(result.video.duration_seconds);
+  await deps.settleHold(existing.sessionId, measured);
+  await deps.emitSessionEvent(existing.sessionId, "session.processed");
+}
+
+async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, result: JobResult) {
+  const now = deps.now();
+  const sessionId = job.sessionId;
+  const orgId = job.orgId;
+  const key = (name: string | null) => (name === null ? null : outputKey(sessionId, name));
+  const holdsLease = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${job.id} AND lease_id = ${leaseId} AND status = 'leased')`;
+
+  const playerIds = new Map(result.players.map((p) => [p.key, newId("plr")]));
+  const shotIds = new Map(result.shots.map((s) => [s.key, newId("shot")]));
+  const highlightIds = new Map(result.highlights.map((h) => [h.key, newId("hl")]));
+  const pid = (k: string | null) => (k === null ? null : playerIds.get(k)!);
+
+  const attributed = result.shots.map((s) => ({ ...s, players: { scorer: pid(s.players.scorer), assister: pid(s.players.assister), rebounder: pid(s.players.rebounder) } }));
+  const box = boxScoresFromShots(attributed, [...playerIds.values()]);
+
+  const session = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+  const originalRef = session?.sourceType === "upload" && session.uploadId
+    ? (await deps.db.select({ r2Key: uploads.r2Key }).from(uploads).where(eq(uploads.id, session.uploadId)).get())?.r2Key ?? null
+    : session?.sourceUrl ?? null;
+
+  // Rows are inserted through INSERT … SELECT … WHERE <lease held>, so a
+  // stale runner's batch inserts nothing.
+  const statements: D1PreparedStatement[] = [
+    statement(deps.db, deps.db.delete(shots).where(and(eq(shots.sessionId, sessionId), holdsLease))),
+    statement(deps.db, deps.db.delete(highlights).where(and(eq(highlights.sessionId, sessionId), holdsLease))),
+    statement(deps.db, deps.db.delete(players).where(and(eq(players.sessionId, sessionId), holdsLease))),
+    ...result.players.map((p, i) =>
+      insertWhere(deps.db, deps.db.insert(players).values({
+        id: playerIds.get(p.key)!, sessionId, orgId, position: i, name: p.name, jersey: p.jersey,
+        userId: p.user_id, teamId: p.team_id, metadata: p.metadata, stats: { ...box.players.get(playerIds.get(p.key)!)! },
+      }), holdsLease),
+    ),
+    ...result.shots.map((s, i) =>
+      insertWhere(deps.db, deps.db.insert(shots).values({
+        id: shotIds.get(s.key)!, sessionId, orgId, position: i, shotIndex: s.index, startSeconds: s.start_seconds,
+        endSeconds: s.end_seconds, made: s.made, points: s.points, type: s.type, isThreePoint: s.is_three_point,
+        isFreeThrow: s.is_free_throw, isFouled: s.is_fouled, location: s.location, excitementScore: s.excitement_score,
+        scorerId: pid(s.players.scorer), assisterId: pid(s.players.assister), rebounderId: pid(s.players.rebounder),
+        highlightId: s.highlight === null ? null : highlightIds.get(s.highlight)!,
+      }), holdsLease),
+    ),
+    ...result.highlights.map((h, i) =>
+      insertWhere(deps.db, deps.db.insert(highlights).values({
+        id: highlightIds.get(h.key)!, sessionId, orgId, position: i, shotId: shotIds.get(h.shot)!,
+        shotIndex: h.shot_index, lengthSeconds: h.length_seconds, isLowlight: h.is_lowlight, isManual: h.is_manual,
+        playerId: pid(h.player), video: Object.fromEntries(Object.entries(h.video).map(([k, v]) => [k, key(v)])),
+        preview: { default: key(h.preview.default), horizontal: key(h.preview.horizontal) }, created: now,
+      }), holdsLease),
+    ),
+    statement(deps.db, deps.db
+      .update(sessions)
+      .set({
+        status: "processed",
+        durationSeconds: Math.ceil(result.video.duration_seconds),
+        runVersion: result.run_version,
+        video: {
+          url: originalRef,
+          preview_url: key(result.video.preview),
+          "1080p": key(result.video["1080p"]),
+          "720p": key(result.video["720p"]),
+          "360p": key(result.video["360p"]),
+          width: result.video.width,
+          height: result.video.height,
+          fps: result.video.fps,
+        },
+        artifacts: {
+          actions: key(result.artifacts.actions),
+          balls: key(result.artifacts.balls),
+          hoops: key(result.artifacts.hoops),
+          clusters: key(result.artifacts.clusters),
+        },
+        totals: { ...box.totals },
+        shotCount: result.shots.length,
+        highlightCount: result.highlights.length,
+        playerCount: result.players.length,
+        errorCode: null,
+        errorMessage: null,
+        updated: now,
+        completedAt: now,
+      })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.status, "processing"), holdsLease))),
+    // Last: flipping the job releases the lease that every write above checked.
+    statement(deps.db, deps.db
+      .update(jobs)
+      .set({ status: "done", progressStage: "done", progressPercent: 100, leaseExpiresAt: null, updated: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))),
+  ];
+  // One D1 batch is one transaction: all of it lands, or none.
+  await deps.db.$client.batch(statements);
+}
+
+// ------------------------------------------------------------------ fail
+
+export async function failJob(deps: LifecycleDeps, jobId: string, leaseId: string, code: SessionErrorCode, message: string): Promise<void> {
+  const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+  if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
+  // A repeated fail report with the same lease is answered like the first.
+  if (job.status === "failed" && job.leaseId === leaseId) return;
+  await requireLease(deps, jobId, leaseId);
+  // Keep the lease id on the failed job so a retried report is recognised.
+  await deps.db
+    .update(jobs)
+    .set({ status: "failed", leaseExpiresAt: null, updated: deps.now() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")));
+  await failSession(deps, job.sessionId, code, message);
+}
+
+/**
+ * A runner hands a job back (shutting down mid-job). The job is claimable
+ * again at once; the attempt it used still counts towards MAX_ATTEMPTS.
+ */
+export async function releaseJob(deps: LifecycleDeps, jobId: string, leaseId: string): Promise<void> {
+  const [row] = await deps.db
+    .update(jobs)
+    .set({ status: "ready", leaseId: null, leaseExpiresAt: null, runnerTokenId: null, progressStage: "released", updated: deps.now() })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))
+    .returning({ id: jobs.id });
+  if (!row) await requireLease(deps, jobId, leaseId);
+}
+
+/** Asks the runner holding a job to stop (answered on its next heartbeat). */
+export async function requestCancel(deps: LifecycleDeps, sessionId: string): Promise<void> {
+  await deps.db.update(jobs).set({ cancelRequested: true, updated: deps.now() }).where(eq(jobs.sessionId, sessionId));
+}
+
+// ------------------------------------------------------------------ sweeps
+
+/**
+ * Run by the cron. Fails sessions whose job has reported nothing for 24 hours
+ * (`timeout`) and jobs whose lease expired after their last allowed attempt
+ * (`unknown`). Both still void the hold and emit `session.failed`.
+ */
+export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number }> {
+  const now = deps.now();
+  const stale = await deps.db
+    .select({ sessionId: jobs.sessionId })
+    .from(jobs)
+    .where(and(inArray(jobs.status, ["pending", "ready", "leased"]), lt(jobs.updated, now - JOB_TIMEOUT_SECONDS)))
+    .limit(200);
+  let timedOut = 0;
+  for (const { sessionId } of stale) {
+    if (await failSession(deps, sessionId, "timeout", "The job did not report back within 24 hours.")) timedOut++;
+  }
+  const exhausted = await deps.db
+    .select({ sessionId: jobs.sessionId, attempts: jobs.attempts })
+    .from(jobs)
+    .where(and(eq(jobs.status, "leased"), lt(jobs.leaseExpiresAt, now), sql`${jobs.attempts} >= ${MAX_ATTEMPTS}`))
+    .limit(200);
+  let exhaustedCount = 0;
+  for (const { sessionId, attempts } of exhausted) {
+    const message = `Processing stopped reporting ${attempts} times; giving up.`;
+    if (await failSession(deps, sessionId, "unknown", message)) exhaustedCount++;
+  }
+  return { timedOut, exhausted: exhaustedCount };
+}
+
+export function isFinal(status: string): boolean {
+  return (FINAL as readonly string[]).includes(status);
+}

@@ -1,0 +1,104 @@
+// Customer uploads: the `uploads` row in D1 (what session submit checks) and
+// the tus target that receives the bytes (see tus-targets.ts).
+import { and, eq, lte } from "drizzle-orm";
+import { uploads } from "../../drizzle/schema";
+import type { Database, Services } from "../env";
+import { newId } from "../ids";
+import { createTusTarget, tusTargetStub, type TusTargetState } from "./tus-targets";
+
+/** The spec's upload destination lifetime: 7 days. */
+export const UPLOAD_LIFETIME_SECONDS = 604_800;
+
+export const UPLOAD_CONTENT_TYPES = ["video/mp4", "video/quicktime"] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+export interface UploadResource {
+  id: string;
+  object: "upload";
+  upload_url: string;
+  content_type: string;
+  size: number;
+  expires_in_seconds: number;
+}
+
+export function uploadR2Key(orgId: string, uploadId: string): string {
+  return `uploads/${orgId}/${uploadId}`;
+}
+
+export async function createUpload(
+  services: Services,
+  orgId: string,
+  input: { size: number; content_type: UploadContentType; filename?: string },
+  baseUrl: string,
+): Promise<UploadResource> {
+  const now = services.now();
+  const id = newId("up");
+  const r2Key = uploadR2Key(orgId, id);
+  const expiresAt = now + UPLOAD_LIFETIME_SECONDS;
+  // The target first: if the row insert then fails, an orphan target expires
+  // on its own, whereas a row without a target would be an upload nobody can finish.
+  const { uploadUrl } = await createTusTarget(services.env, baseUrl, {
+    id,
+    kind: "customer_upload",
+    orgId,
+    r2Key,
+    size: input.size,
+    contentType: input.content_type,
+    expiresAt,
+  });
+  await services.db.insert(uploads).values({
+    id,
+    orgId,
+    size: input.size,
+    contentType: input.content_type,
+    filename: input.filename ?? null,
+    status: "pending",
+    r2Key,
+    created: now,
+    expiresAt,
+  });
+  return {
+    id,
+    object: "upload",
+    upload_url: uploadUrl,
+    content_type: input.content_type,
+    size: input.size,
+    expires_in_seconds: UPLOAD_LIFETIME_SECONDS,
+  };
+}
+
+const ROW_STATUS = { complete: "complete", expired: "expired", terminated: "deleted" } as const;
+
+/** Moves a pending upload row to its final state; a row already final is left alone. */
+export async function syncUploadRow(db: Database, uploadId: string, state: Exclude<TusTargetState, "pending">, now: number): Promise<void> {
+  await db
+    .update(uploads)
+    .set({ status: ROW_STATUS[state], ...(state === "complete" ? { completedAt: now } : {}) })
+    .where(and(eq(uploads.id, uploadId), eq(uploads.status, "pending")));
+}
+
+/**
+ * Backstop for the upload Durable Objects' own expiry alarms, run by the cron:
+ * every upload still pending past its expiry is expired (multipart aborted,
+ * row marked `expired`). An upload that did complete but whose row missed the
+ * update is marked `complete` instead. Returns the ids it expired.
+ */
+export async function expireStaleUploads(services: Services, now: number, limit = 100): Promise<string[]> {
+  const stale = await services.db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.status, "pending"), lte(uploads.expiresAt, now)))
+    .limit(limit);
+  const expired: string[] = [];
+  for (const { id } of stale) {
+    const status = await tusTargetStub(services.env, id).expire(now);
+    if (status === null) {
+      // No target behind the row (it never got one): nothing to abort.
+      await syncUploadRow(services.db, id, "expired", now);
+      expired.push(id);
+    } else if (status.state === "expired") {
+      expired.push(id);
+    }
+  }
+  return expired;
+}
