@@ -29,6 +29,9 @@ type AbortReason = "shutdown" | "cancel" | "lease_lost" | "fatal";
 
 export class Runner {
   private stopping = false;
+  /** Aborted at the first stop: wakes the loops' sleeps. */
+  private readonly stopSignal = new AbortController();
+  /** Aborted at the second stop (or a fatal error): cuts in-flight claims off. */
   private readonly claimAbort = new AbortController();
   private readonly running = new Map<string, AbortController>();
   private fatal: Error | null = null;
@@ -48,15 +51,21 @@ export class Runner {
     if (this.fatal) throw this.fatal;
   }
 
-  /** First call: finish current jobs, claim no more. Second call: cancel them too. */
+  /**
+   * First call: claim no more and finish current jobs. A claim already in
+   * flight is let finish and any job it brings is released at once (cutting
+   * the request off could leave the API leasing a job to nobody until the
+   * lease runs out). Second call: cancel current jobs too and stop waiting.
+   */
   stop(): void {
     if (!this.stopping) {
       this.stopping = true;
-      this.claimAbort.abort();
+      this.stopSignal.abort();
       this.log.info("stopping: finishing current jobs (send the signal again to cancel them)", { running: this.running.size });
       return;
     }
     this.log.warn("cancelling current jobs", { running: this.running.size });
+    this.claimAbort.abort();
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies AbortReason);
   }
 
@@ -77,17 +86,22 @@ export class Runner {
           this.fatal = err;
           this.log.error("the API refused the runner token; exiting", { error: err.message });
           this.stopping = true;
+          this.stopSignal.abort();
           this.claimAbort.abort();
           for (const c of this.running.values()) c.abort("fatal" satisfies AbortReason);
           break;
         }
         const wait = backoffMs(failures++, { attempts: Infinity, baseMs: 1000, maxMs: 60_000 });
         this.log.warn("claim failed; backing off", { slot, error: (err as Error).message, wait_ms: Math.round(wait) });
-        await sleep(wait, this.claimAbort.signal);
+        await sleep(wait, this.stopSignal.signal);
         continue;
       }
-      if (job) await this.handle(job, slot);
-      else await sleep(Math.random() * 1000, this.claimAbort.signal);
+      if (job && this.stopping) {
+        await this.api.release(job.id, job.lease.id, "runner shutting down before starting it").catch((err) =>
+          this.log.warn("could not release a job claimed while stopping; its lease will expire", { job_id: job.id, error: (err as Error).message }),
+        );
+      } else if (job) await this.handle(job, slot);
+      else await sleep(Math.random() * 1000, this.stopSignal.signal);
     }
   }
 

@@ -19,6 +19,8 @@ const USAGE = `Usage: npm run runner -- [options]
   --concurrency N      jobs at a time, default 1    (env RUNNER_CONCURRENCY)
   --work-dir DIR       scratch space, default $TMPDIR/hoops-runner (env RUNNER_WORK_DIR)
   --pipeline P         full (default) or media (renditions only, no analysis) (env RUNNER_PIPELINE)
+  --claim-wait S       long-poll length of a claim, 1–25 s, default 20 (env RUNNER_CLAIM_WAIT_SECONDS);
+                       a first SIGTERM waits for the claim in flight, so this bounds shutdown time
   --allow-loopback-urls  development only: source links may point at 127.0.0.1
   --keep-work          keep job folders after each job
 
@@ -33,6 +35,7 @@ async function main(): Promise<number> {
       concurrency: { type: "string" },
       "work-dir": { type: "string" },
       pipeline: { type: "string" },
+      "claim-wait": { type: "string" },
       "allow-loopback-urls": { type: "boolean", default: false },
       "keep-work": { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
@@ -46,6 +49,7 @@ async function main(): Promise<number> {
   const token = values.token ?? process.env.HOOPS_RUNNER_TOKEN ?? "";
   const concurrency = Number(values.concurrency ?? process.env.RUNNER_CONCURRENCY ?? 1);
   const pipeline = (values.pipeline ?? process.env.RUNNER_PIPELINE ?? "full") as Pipeline;
+  const claimWaitSeconds = Number(values["claim-wait"] ?? process.env.RUNNER_CLAIM_WAIT_SECONDS ?? 20);
   const workDir = path.resolve(values["work-dir"] ?? process.env.RUNNER_WORK_DIR ?? path.join(os.tmpdir(), "hoops-runner"));
   const log = createLogger({ runner: os.hostname(), pid: process.pid });
   if (!apiUrl || !token) {
@@ -56,6 +60,10 @@ async function main(): Promise<number> {
     process.stderr.write("--concurrency must be an integer from 1 to 64\n");
     return 2;
   }
+  if (!Number.isInteger(claimWaitSeconds) || claimWaitSeconds < 1 || claimWaitSeconds > 25) {
+    process.stderr.write("--claim-wait must be an integer from 1 to 25\n");
+    return 2;
+  }
   if (pipeline !== "full" && pipeline !== "media") {
     process.stderr.write("--pipeline must be full or media\n");
     return 2;
@@ -64,7 +72,7 @@ async function main(): Promise<number> {
   const hw = await detectMediaHardware((msg) => log.info(msg));
   const runner = new Runner(
     new RunnerApi(apiUrl, token),
-    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls: values["allow-loopback-urls"] ?? false, claimWaitSeconds: 20, keepWork: values["keep-work"] },
+    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls: values["allow-loopback-urls"] ?? false, claimWaitSeconds, keepWork: values["keep-work"] },
     hw,
     log,
   );

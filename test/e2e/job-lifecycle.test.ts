@@ -3,13 +3,16 @@
 import { readFileSync, statSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
 import { startTestStack, type TestStack } from "./stack";
 
 const LEASE_SECONDS = 5;
 let stack: TestStack;
+let receiver: WebhookReceiver;
 let key: string;
+let orgId: string;
 let runnerToken: string;
 const runners: RunnerProcess[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), "hoops-lifecycle-"));
@@ -28,9 +31,9 @@ beforeAll(async () => {
   makeTestVideo(videos.tooBig, { width: 2560, height: 1440, seconds: 1, fps: 10 });
   makeTestVideo(videos.long, { width: 1280, height: 720, seconds: 15 });
   makeTestVideo(videos.short, { width: 640, height: 360, seconds: 2 });
-  stack = await startTestStack({ vars: { JOB_LEASE_SECONDS: String(LEASE_SECONDS) } });
+  [stack, receiver] = await Promise.all([startTestStack({ vars: { JOB_LEASE_SECONDS: String(LEASE_SECONDS) } }), startWebhookReceiver()]);
   const org = await stack.ops.createOrganization("lifecycle");
-  key = (await stack.ops.createApiKey(org.id)).key;
+  orgId = org.id;
   await stack.ops.addCredits(org.id, { amount_cents: 10_000 });
   runnerToken = (await stack.ops.createRunnerToken("e2e")).token;
 });
@@ -38,15 +41,21 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of runners) r.child.kill("SIGKILL");
   await stack?.destroy();
+  await receiver?.close();
 });
 
-const api = async (method: string, p: string, body?: unknown) => {
-  const res = await fetch(`${stack.baseUrl}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as any };
+/** A polite client: on 429 it waits `Retry-After` and tries again, as the API asks. */
+const api = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+  for (;;) {
+    const res = await fetch(`${stack.baseUrl}${p}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (res.status !== 429) return { status: res.status, body: (await res.json()) as any };
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get("Retry-After") ?? 1) * 1000));
+  }
 };
 
 async function uploadVideo(file: string): Promise<string> {
@@ -70,7 +79,15 @@ async function waitFor(sessionId: string, statuses: string[], timeoutMs = 120_00
     const { body } = await api("GET", `/v1/sessions/${sessionId}`);
     if (statuses.includes(body.status)) return body;
     if (Date.now() > deadline) throw new Error(`session ${sessionId} stuck in ${body.status}`);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function waitForLog(runner: RunnerProcess, match: (line: string) => boolean, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!runner.logs.some(match)) {
+    if (Date.now() > deadline) throw new Error(`log line not seen:\n${runner.logs.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -80,9 +97,27 @@ function launch(extra: string[] = ["--pipeline", "media"]) {
   return r;
 }
 
+// A key per test keeps each test's polling inside its own 60-per-minute budget.
+beforeEach(async () => {
+  key = (await stack.ops.createApiKey(orgId)).key;
+});
+
+// A runner left behind by a failed test would steal the next test's jobs.
+afterEach(async () => {
+  for (const r of runners.splice(0)) {
+    if (r.child.exitCode === null) {
+      r.child.kill("SIGKILL");
+      await r.exited;
+    }
+  }
+});
+
 describe("job lifecycle end to end", () => {
-  it("an uploaded 720p video becomes processed: renditions, cost, settled ledger", async () => {
+  it("an uploaded 720p video becomes processed: renditions, cost, settled ledger, signed webhook", async () => {
     const file = videos.hd;
+    const endpoint = await api("POST", "/v1/webhook_endpoints", { url: `${receiver.url}/in/lifecycle` });
+    expect(endpoint.status).toBe(200);
+    receiver.inbox("lifecycle").config = { secret: endpoint.body.secret };
     const before = (await api("GET", "/v1/balance")).body;
     const session = await submit(await uploadVideo(file));
     expect(session.status).toBe("queued");
@@ -111,6 +146,19 @@ describe("job lifecycle end to end", () => {
     runner.child.kill("SIGTERM");
     expect(await runner.exited).toBe(0);
     expect(runner.logs.some((l) => l.includes('"job completed"') && l.includes(session.id))).toBe(true);
+
+    // The receiver got session.processed, signed (verified with stripe's constructEvent),
+    // carrying exactly the session GET /v1/sessions/{id} answers.
+    const deadline = Date.now() + 60_000;
+    let delivery;
+    while (!(delivery = receiver.inbox("lifecycle").received.find((d) => JSON.parse(d.body).type === "session.processed")) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(delivery).toBeDefined();
+    expect(delivery!.verified).toBe(true);
+    const event = JSON.parse(delivery!.body);
+    expect(event.data.object).toEqual((await api("GET", `/v1/sessions/${session.id}`)).body);
+    expect(event.data.object.metadata).toEqual({ test: "lifecycle" });
   });
 
   it("a video above 1080p fails video_too_large, voids the hold and deletes the upload", async () => {
@@ -135,10 +183,11 @@ describe("job lifecycle end to end", () => {
     const file = videos.long;
     const session = await submit(await uploadVideo(file));
     const first = launch();
-    await waitFor(session.id, ["processing"]);
-    await new Promise((r) => setTimeout(r, 500));
+    // Kill it the moment it has the job (its "job claimed" line), long before it could finish.
+    await waitForLog(first, (l) => l.includes('"job claimed"') && l.includes(session.id));
     first.child.kill("SIGKILL");
     await first.exited;
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
     const second = launch();
     const done = await waitFor(session.id, ["processed", "failed"], 180_000);
     expect(done.status).toBe("processed");
@@ -146,7 +195,12 @@ describe("job lifecycle end to end", () => {
     expect(events.data.filter((e: any) => e.data.object.id === session.id).length).toBe(1);
     const usage = (await api("GET", "/v1/usage")).body;
     expect(usage.data.filter((u: any) => u.session === session.id).map((u: any) => u.status)).toEqual(["settled"]);
-    expect(second.logs.some((l) => l.includes('"job claimed"') && l.includes('"attempt":2'))).toBe(true);
+    // The second runner got the job on a later attempt (≥ 2: a claim answered to a
+    // runner that had already gone also uses an attempt) and completed it.
+    const claimedLines = second.logs.filter((l) => l.includes('"job claimed"') && l.includes(session.id)).map((l) => JSON.parse(l));
+    expect(claimedLines.length, second.logs.join("\n")).toBe(1);
+    expect(claimedLines[0].attempt).toBeGreaterThanOrEqual(2);
+    expect(second.logs.filter((l) => l.includes('"job completed"') && l.includes(session.id))).toHaveLength(1);
     second.child.kill("SIGTERM");
     await second.exited;
   });
@@ -165,6 +219,32 @@ describe("job lifecycle end to end", () => {
     a.child.kill("SIGTERM");
     b.child.kill("SIGTERM");
     await Promise.all([a.exited, b.exited]);
+  });
+
+  it("a first SIGTERM lets the current job finish; the runner then exits cleanly", async () => {
+    const session = await submit(await uploadVideo(videos.long));
+    const runner = launch();
+    await waitForLog(runner, (l) => l.includes('"job claimed"') && l.includes(session.id));
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toBe(0);
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processed");
+  });
+
+  it("a second SIGTERM cancels the job (ffmpeg killed) and hands it back to the next runner", async () => {
+    const session = await submit(await uploadVideo(videos.long));
+    const first = launch();
+    await waitForLog(first, (l) => l.includes('"stage":"renditions"') && l.includes(session.id));
+    first.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(first.logs.some((l) => l.includes('"job handed back"') && l.includes(session.id)), first.logs.join("\n")).toBe(true);
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
+    const second = launch();
+    expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");
+    // A hand-back does not use up an attempt.
+    const claimed = second.logs.filter((l) => l.includes('"job claimed"') && l.includes(session.id)).map((l) => JSON.parse(l));
+    expect(claimed.map((c) => c.attempt)).toEqual([1]);
   });
 
   it("exits with an error when the runner token is revoked", async () => {

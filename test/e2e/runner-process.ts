@@ -19,7 +19,7 @@ export function startRunner(apiUrl: string, token: string, extra: string[] = [])
   const workDir = mkdtempSync(path.join(tmpdir(), "hoops-runner-"));
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), "--api-url", apiUrl, "--token", token, "--work-dir", workDir, "--allow-loopback-urls", ...extra],
+    ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), "--api-url", apiUrl, "--token", token, "--work-dir", workDir, "--allow-loopback-urls", "--claim-wait", "2", ...extra],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOOPS_FORCE_CPU: "1" } },
   );
   const logs: string[] = [];

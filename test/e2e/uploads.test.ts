@@ -60,10 +60,10 @@ function mediaUrl(uploadId: string): Promise<string> {
   return signMediaUrl(env, stack.baseUrl, `uploads/${orgId}/${uploadId}`, { expiresInSeconds: 600 });
 }
 
-async function download(uploadId: string): Promise<Uint8Array> {
+async function download(uploadId: string, contentType = "video/mp4"): Promise<Uint8Array> {
   const res = await fetch(await mediaUrl(uploadId));
   expect(res.status).toBe(200);
-  expect(res.headers.get("Content-Type")).toBe("video/mp4");
+  expect(res.headers.get("Content-Type")).toBe(contentType);
   return new Uint8Array(await res.arrayBuffer());
 }
 
@@ -180,8 +180,9 @@ describe("the upload CLI", () => {
     const file = path.join(workDir, "short.mov");
     const stateFile = path.join(workDir, "state-gone.json");
     writeFileSync(file, source);
+    // Killed at its first progress line, long before the last byte.
     const killed = await runCli(file, stateFile, (text, kill) => {
-      if (/^\s*[1-9]\d\.\d%/m.test(text)) kill();
+      if (/%/.test(text)) kill();
     });
     expect(killed.code).not.toBe(0);
     // Terminate the remembered upload behind the CLI's back.
@@ -195,7 +196,7 @@ describe("the upload CLI", () => {
       expect(rerun.stderr).toMatch(/can no longer be resumed; starting a new one/);
       expect(uploadId).not.toBe(remembered.upload_id);
     }
-    expect(sha256(await download(uploadId))).toBe(sha256(source));
+    expect(sha256(await download(uploadId, "video/quicktime"))).toBe(sha256(source));
     expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({});
   });
 });

@@ -291,7 +291,7 @@ describe("sweeps", () => {
 });
 
 describe("release", () => {
-  it("hands a job back so another runner can claim it at once", async () => {
+  it("hands a job back so another runner can claim it at once, without using up an attempt", async () => {
     const org = await createOrg({ creditsCents: 5000 });
     const seed = await seedUploadSession(org);
     await prepare(seed);
@@ -299,6 +299,7 @@ describe("release", () => {
     expect((await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id, reason: "shutdown" })).status).toBe(200);
     const second = await claim();
     expect(second.id).toBe(seed.jobId);
+    expect(second.attempt).toBe(1);
     await expectError(await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id }), 409, "lease_lost");
     expect((await row(seed.sessionId)).status).toBe("processing");
   });

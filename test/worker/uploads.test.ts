@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uploads } from "../../drizzle/schema";
 import type { UploadState } from "../../worker/durable-objects/upload-state";
+import worker from "../../worker/index";
 import { buildServices } from "../../worker/middleware/services";
 import { MAX_CHUNK_BYTES, PART_SIZE, tusTargetStub } from "../../worker/services/tus-targets";
 import { expireStaleUploads } from "../../worker/services/uploads";
@@ -338,12 +339,26 @@ describe("expiry", () => {
     const org = await createOrg();
     const up = await reserve(org.key, { content_type: "video/mp4", size: 100 });
     expect((await patch(up.upload_url, 0, randomBytes(10))).status).toBe(204);
-    await runInDurableObject(tusTargetStub(env, up.id), async (obj, state) => {
-      // Pretend the 7 days have passed: the alarm only acts once the expiry is reached.
+    const stub = tusTargetStub(env, up.id);
+    // Pretend the 7 days have passed.
+    await runInDurableObject(stub, async (_obj, state) => {
       const spec = state.storage.kv.get<{ expiresAt: number }>("spec")!;
       state.storage.kv.put("spec", { ...spec, expiresAt: Math.floor(Date.now() / 1000) - 1 });
-      await (obj as UploadState).alarm();
     });
+    // Refused from the expiry on, even before the alarm has run.
+    await expectError(await patch(up.upload_url, 10, randomBytes(10)), 410, "upload_expired");
+    expect((await send(up.upload_url, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } })).status).toBe(410);
+    expect((await uploadRow(up.id))!.status).toBe("pending");
+    await runInDurableObject(stub, (obj) => (obj as UploadState).alarm());
+    expect((await uploadRow(up.id))!.status).toBe("expired");
+  });
+
+  it("the cron runs the sweep", async () => {
+    const org = await createOrg();
+    const up = await reserve(org.key, { content_type: "video/mp4", size: 100 });
+    const row = (await uploadRow(up.id))!;
+    const controller = { scheduledTime: (row.expiresAt + 60) * 1000, cron: "*/5 * * * *", noRetry() {} } as ScheduledController;
+    await worker.scheduled(controller, env);
     expect((await uploadRow(up.id))!.status).toBe("expired");
   });
 });

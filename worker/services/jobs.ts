@@ -252,10 +252,12 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
   const attributed = result.shots.map((s) => ({ ...s, players: { scorer: pid(s.players.scorer), assister: pid(s.players.assister), rebounder: pid(s.players.rebounder) } }));
   const box = boxScoresFromShots(attributed, [...playerIds.values()]);
 
+  // `video.url` is the original: the uploaded object. Link sources are not
+  // copied into storage, so theirs stays null (the link is in `source.url`).
   const session = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
   const originalRef = session?.sourceType === "upload" && session.uploadId
     ? (await deps.db.select({ r2Key: uploads.r2Key }).from(uploads).where(eq(uploads.id, session.uploadId)).get())?.r2Key ?? null
-    : session?.sourceUrl ?? null;
+    : null;
 
   // Rows are inserted through INSERT … SELECT … WHERE <lease held>, so a
   // stale runner's batch inserts nothing.
@@ -345,13 +347,22 @@ export async function failJob(deps: LifecycleDeps, jobId: string, leaseId: strin
 }
 
 /**
- * A runner hands a job back (shutting down mid-job). The job is claimable
- * again at once; the attempt it used still counts towards MAX_ATTEMPTS.
+ * A runner hands a job back (shutting down). The job is claimable again at
+ * once, and the hand-back does not count as one of its MAX_ATTEMPTS: only
+ * leases that expire (a runner that vanished) do.
  */
 export async function releaseJob(deps: LifecycleDeps, jobId: string, leaseId: string): Promise<void> {
   const [row] = await deps.db
     .update(jobs)
-    .set({ status: "ready", leaseId: null, leaseExpiresAt: null, runnerTokenId: null, progressStage: "released", updated: deps.now() })
+    .set({
+      status: "ready",
+      leaseId: null,
+      leaseExpiresAt: null,
+      runnerTokenId: null,
+      attempts: sql`max(${jobs.attempts} - 1, 0)`,
+      progressStage: "released",
+      updated: deps.now(),
+    })
     .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))
     .returning({ id: jobs.id });
   if (!row) await requireLease(deps, jobId, leaseId);

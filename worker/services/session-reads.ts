@@ -17,13 +17,21 @@ import {
   type SessionObjectContext,
 } from "./session-object";
 
-/** Lifetime of the signed media URLs inside API answers. */
+/** Lifetime of the signed media URLs inside API answers (at least; see below). */
 export const MEDIA_URL_SECONDS = 7 * 24 * 3600;
+/** Expiries are rounded up to this boundary. */
+const MEDIA_URL_EXPIRY_STEP = 3600;
 
-/** Signs media keys for an answer to a request made at `requestUrl`. */
+/**
+ * Signs media keys for an answer to a request made at `requestUrl`. The
+ * expiry is rounded up to the hour, so every read within the same hour (and
+ * the webhook event emitted then) carries byte-identical URLs: a receiver can
+ * compare the event's session with `GET /v1/sessions/{id}`, and caches work.
+ */
 export function signedObjectContext(env: Env, requestUrl: string, now: number): SessionObjectContext {
   const baseUrl = publicBaseUrl(env, requestUrl);
-  return { signUrl: (key) => signMediaUrl(env, baseUrl, key, { expiresInSeconds: MEDIA_URL_SECONDS, now }) };
+  const exp = Math.ceil((now + MEDIA_URL_SECONDS) / MEDIA_URL_EXPIRY_STEP) * MEDIA_URL_EXPIRY_STEP;
+  return { signUrl: (key) => signMediaUrl(env, baseUrl, key, { expiresInSeconds: exp - now, now }) };
 }
 
 export async function getSession(db: Database, ctx: SessionObjectContext, orgId: string, id: string): Promise<Session> {

@@ -35,9 +35,14 @@ export function registerRunnerClaimJob(app: OpenAPIHono<AppEnv>) {
     const waitSeconds = c.req.valid("json")?.wait_seconds ?? 20;
     const deps = lifecycleDeps(c.get("services"), publicBaseUrl(c.env, c.req.url));
     const deadline = Date.now() + waitSeconds * 1000;
+    // A runner that hung up (shutting down) must not be handed a job it will
+    // never see; the request signal (compat flag enable_request_signal) says
+    // so. The narrow race that remains is covered by the lease.
+    const gone = c.req.raw.signal;
     for (;;) {
+      if (gone.aborted) return c.json({ job: null }, 200);
       const job = await claimNextJob(deps, c.get("runner").tokenId);
-      if (job || Date.now() + POLL_INTERVAL_MS > deadline || c.req.raw.signal.aborted) return c.json({ job }, 200);
+      if (job || Date.now() + POLL_INTERVAL_MS > deadline) return c.json({ job }, 200);
       await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
     }
   });

@@ -5,8 +5,7 @@
 // document. Every answer carries CORS headers so browsers can upload.
 import type { Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { UploadOutcome } from "../../durable-objects/upload-state";
-import { chunkTooLargeMessage } from "../../durable-objects/upload-state";
+import { chunkTooLargeMessage, type UploadOutcome } from "../../durable-objects/upload-state";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
 import {
