@@ -63,7 +63,7 @@ describe("operator CLI against the local stack", () => {
 
 describe("OpenAPI documents served by the running Worker", () => {
   it("are valid OpenAPI 3.1 according to a real validator", async () => {
-    for (const p of ["/v1/openapi.json", "/admin/v1/openapi.json"]) {
+    for (const p of ["/v1/openapi.json", "/admin/v1/openapi.json", "/runner/v1/openapi.json"]) {
       const res = await fetch(`${stack.baseUrl}${p}`, { headers: { Authorization: `Bearer ${stack.operatorToken}` } });
       const doc = await res.json();
       const result = await new Validator().validate(doc as never);
