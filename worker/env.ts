@@ -65,20 +65,11 @@ export type AppEnv = {
 
 declare global {
   namespace Cloudflare {
-    interface Env {
-      DB: D1Database;
-      MEDIA: R2Bucket;
-      JOBS_QUEUE: Queue<unknown>;
-      WEBHOOKS_QUEUE: Queue<unknown>;
-      RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-      IDEMPOTENCY: DurableObjectNamespace<IdempotencyKey>;
-      UPLOADS: DurableObjectNamespace<UploadState>;
-      ENVIRONMENT: Environment;
-      ALLOW_LOOPBACK_URLS?: string;
-      OPERATOR_TOKEN?: string;
-      MEDIA_SIGNING_SECRET?: string;
-      DOH_URL?: string;
+    // What `cloudflare:workers` and `cloudflare:test` see as `env`.
+    interface Env extends HoopsEnv {
       TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     }
   }
 }
+
+type HoopsEnv = Env;

@@ -145,7 +145,7 @@ export async function claimNextJob(deps: LifecycleDeps, runnerTokenId: string): 
 }
 
 /** The job, if `leaseId` is its current, unexpired lease; else 409 lease_lost. */
-async function requireLease(deps: LifecycleDeps, jobId: string, leaseId: string): Promise<JobRow> {
+export async function requireLease(deps: Pick<LifecycleDeps, "db">, jobId: string, leaseId: string): Promise<JobRow> {
   const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
   if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
   if (job.status !== "leased" || job.leaseId !== leaseId) {

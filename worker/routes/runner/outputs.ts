@@ -1,12 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { jobs } from "../../../drizzle/schema";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../errors";
 import { sha256Hex } from "../../ids";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
 import { OutputName } from "../../schemas/runner";
-import { outputKey } from "../../services/jobs";
+import { outputKey, requireLease } from "../../services/jobs";
 import { publicBaseUrl } from "../../services/media-urls";
 import { createTusTarget, MAX_UPLOAD_BYTES } from "../../services/tus-targets";
 
@@ -48,12 +45,8 @@ export const createOutputRoute = createRoute({
 export function registerRunnerCreateOutput(app: OpenAPIHono<AppEnv>) {
   app.openapi(createOutputRoute, async (c) => {
     const body = c.req.valid("json");
-    const { db, now } = c.get("services");
-    const job = await db.select().from(jobs).where(eq(jobs.id, c.req.valid("param").id)).get();
-    if (!job) throw new ApiError("resource_missing", "No such job.", { param: "id" });
-    if (job.status !== "leased" || job.leaseId !== body.lease_id) {
-      throw new ApiError("lease_lost", "This lease is no longer valid; drop the job.");
-    }
+    const services = c.get("services");
+    const job = await requireLease(services, c.req.valid("param").id, body.lease_id);
     // Deterministic per (session, name): a retried reservation resumes the same upload.
     const id = `out_${(await sha256Hex(`${job.sessionId}/${body.name}`)).slice(0, 40)}`;
     const { uploadUrl, status } = await createTusTarget(c.env, publicBaseUrl(c.env, c.req.url), {
@@ -64,7 +57,7 @@ export function registerRunnerCreateOutput(app: OpenAPIHono<AppEnv>) {
       r2Key: outputKey(job.sessionId, body.name),
       size: body.size,
       contentType: body.content_type,
-      expiresAt: now() + OUTPUT_TARGET_SECONDS,
+      expiresAt: services.now() + OUTPUT_TARGET_SECONDS,
     });
     return c.json({ name: body.name, upload_url: uploadUrl, offset: status.offset }, 200);
   });
