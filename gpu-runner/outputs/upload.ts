@@ -19,22 +19,29 @@ export async function uploadOutput(api: RunnerApi, jobId: string, leaseId: strin
   const size = statSync(file.path).size;
   const target = await api.createOutput(jobId, leaseId, file.name, size, file.contentType);
   if (target.offset >= size) return; // already complete
-  await new Promise<void>((resolve, reject) => {
-    // Only set the options we mean: tus-js-client treats a key set to
-    // `undefined` differently from a missing one (chunkSize especially).
-    const upload = new tus.Upload(createReadStream(file.path, { start: 0 }), {
-      uploadUrl: target.upload_url,
-      uploadSize: size,
-      chunkSize: Math.min(OUTPUT_CHUNK_BYTES, size),
-      retryDelays: [0, 1000, 3000, 10000, 30000],
-      metadata: { filename: file.name, filetype: file.contentType },
-      onError: reject,
-      onSuccess: () => resolve(),
+  let onAbort: (() => void) | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      // Only set the options we mean: tus-js-client treats a key set to
+      // `undefined` differently from a missing one (chunkSize especially).
+      const upload = new tus.Upload(createReadStream(file.path, { start: 0 }), {
+        uploadUrl: target.upload_url,
+        uploadSize: size,
+        chunkSize: Math.min(OUTPUT_CHUNK_BYTES, size),
+        retryDelays: [0, 1000, 3000, 10000, 30000],
+        metadata: { filename: file.name, filetype: file.contentType },
+        onError: reject,
+        onSuccess: () => resolve(),
+      });
+      onAbort = () => {
+        void upload.abort(false);
+        reject(new Error("aborted"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      upload.start();
     });
-    signal?.addEventListener("abort", () => {
-      void upload.abort(false);
-      reject(new Error("aborted"));
-    }, { once: true });
-    upload.start();
-  });
+  } finally {
+    // One job uploads dozens of files through the same signal.
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
 }
