@@ -112,10 +112,15 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log("\nStopping …");
-    // The runner finishes or hands back its job; the Worker goes last.
+    // Two SIGTERMs (apart, or the kernel merges them): the runner hands its
+    // job back at once instead of finishing it. The Worker stops last.
     runner.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
     runner.kill("SIGTERM");
-    await new Promise((r) => (runner.exitCode !== null ? r(null) : runner.once("exit", r)));
+    const exited = new Promise((r) => (runner.exitCode !== null ? r(null) : runner.once("exit", r)));
+    const timeout = setTimeout(() => runner.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timeout);
     await stack.stop();
     process.exit(0);
   };
