@@ -24,10 +24,10 @@ const MATCH_WINDOW_S = 1.0;
 
 interface Counts {
   gt: number; pred: number; matched: number; madeOk: number; pointsOk: number; scorerOk: number; scorerN: number;
-  teamOk: number; teamN: number; threeOk: number; ftOk: number; assistOk: number; assistN: number; reboundOk: number; reboundN: number;
+  teamOk: number; teamN: number; threeOk: number; ftOk: number; fouledOk: number; assistOk: number; assistN: number; reboundOk: number; reboundN: number;
   jerseyOk: number; jerseyN: number;
 }
-const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0 });
+const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, fouledOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0 });
 
 async function ensureGame(seed: number, camera: CameraVariant): Promise<{ gt: GroundTruth; video: string }> {
   const size: SizeName = camera === "portrait" ? "portrait" : "720p";
@@ -84,6 +84,7 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
     if (s.points === g.points) c.pointsOk++;
     if (s.is_three_point === g.is_three_point) c.threeOk++;
     if (s.is_free_throw === g.is_free_throw) c.ftOk++;
+    if (s.is_fouled === g.is_fouled) c.fouledOk++;
     c.scorerN++;
     if (s.players.scorer && mapping.get(s.players.scorer) === g.shooter) c.scorerOk++;
     if (g.assister || s.players.assister) {
@@ -152,6 +153,7 @@ async function main() {
   console.log(`| team assignment accuracy | ${pct(t.teamOk, t.teamN)}% | |`);
   console.log(`| 2 vs 3 accuracy | ${pct(t.threeOk, t.matched)}% | |`);
   console.log(`| free throw accuracy | ${pct(t.ftOk, t.matched)}% | |`);
+  console.log(`| and-one (is_fouled) accuracy | ${pct(t.fouledOk, t.matched)}% | |`);
   console.log(`| assister accuracy | ${pct(t.assistOk, t.assistN)}% | |`);
   console.log(`| rebounder accuracy | ${pct(t.reboundOk, t.reboundN)}% | |`);
   console.log(`| jersey number accuracy (players with a read number) | ${pct(t.jerseyOk, t.jerseyN)}% | |`);

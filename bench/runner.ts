@@ -1,7 +1,7 @@
 // Speed: analysis wall time for a 60 s 1080p30 generated game against a bare ffmpeg decode of the
 // same file in the same run, plus highlight rendering time per clip.
 //   npx tsx bench/runner.ts [--seconds 60] [--size 1080p] [--clips 3]
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
@@ -21,17 +21,19 @@ const arg = (k: string, d: string) => {
 const seconds = Number(arg("seconds", "60"));
 const size = arg("size", "1080p") as SizeName;
 const clips = Number(arg("clips", "3"));
+// Camera-like noise so the file decodes like real footage (see GenerateOptions.grain); --grain 0 for the clean file.
+const grain = Number(arg("grain", "6"));
 const outDir = path.resolve("bench/out/games");
 
 async function main() {
   const seed = 201;
-  const video = path.join(outDir, `game-s${seed}-wide-${size}.mp4`);
+  const video = path.join(outDir, `game-s${seed}-wide-${size}${grain ? `-g${grain}` : ""}.mp4`);
   const gtFile = video.replace(/\.mp4$/, ".json");
   const fresh = existsSync(video) && existsSync(gtFile) && (() => {
     const gt = JSON.parse(readFileSync(gtFile, "utf8")) as GroundTruth;
     return gt.generator_version === GENERATOR_VERSION && gt.seconds === seconds;
   })();
-  if (!fresh) await generateGame({ seed, seconds, camera: "wide", size, out: outDir });
+  if (!fresh) await generateGame({ seed, seconds, camera: "wide", size, out: outDir, grain });
   const info = await probe(video);
   const ep = executionProvider(() => {});
 
@@ -52,7 +54,8 @@ async function main() {
   const perClipS = (performance.now() - t2) / 1000 / Math.max(1, picked.length);
   const meanClip = result.highlights.slice(0, clips).reduce((a, h) => a + h.length_seconds, 0) / Math.max(1, picked.length);
 
-  console.log(`\nbench/runner: ${path.basename(video)} (${info.width}x${info.height} @ ${info.fps} fps, ${info.durationSeconds.toFixed(1)} s), ${cpus().length} CPU cores, onnxruntime EP ${ep}\n`);
+  const mbps = (statSync(video).size * 8) / info.durationSeconds / 1e6;
+  console.log(`\nbench/runner: ${path.basename(video)} (${info.width}x${info.height} @ ${info.fps} fps, ${info.durationSeconds.toFixed(1)} s, ${mbps.toFixed(1)} Mbit/s), ${cpus().length} CPU cores, onnxruntime EP ${ep}\n`);
   console.log("| measure | value |");
   console.log("|---|---|");
   console.log(`| bare decode \`ffmpeg -i file -f null -\` | ${decodeS.toFixed(2)} s |`);

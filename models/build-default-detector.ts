@@ -42,6 +42,35 @@ const GROUPS: Group[] = [
 ];
 
 /** Landscape input is 384×640; the portrait variant swaps them so a phone video is not shrunk into a third of the frame. */
+/** mask = relu(1 - |x - c|² / tau²), written as 1×1 conv weights over [r, g, b, r², g², b²]. */
+function colorMaskWeights(colors: RGB[], tau: number[]): { w: Float32Array; b: Float32Array } {
+  const K = colors.length;
+  const w = new Float32Array(K * 6), b = new Float32Array(K);
+  colors.forEach((c, k) => {
+    const cn = c.map((v) => v / 255);
+    const t2 = (tau[k] / 255) ** 2;
+    for (let ch = 0; ch < 3; ch++) {
+      w[k * 6 + ch] = (2 * cn[ch]) / t2;
+      w[k * 6 + 3 + ch] = -1 / t2;
+    }
+    b[k] = 1 - (cn[0] ** 2 + cn[1] ** 2 + cn[2] ** 2) / t2;
+  });
+  return { w, b };
+}
+
+/** Mask and its moments [m, m·x, m·y, m·x², m·y²] (5·K channels), coordinates in input pixels. */
+function colorMoments(g: GraphBuilder, input: string, colors: RGB[], tau: number[], H: number, W: number, ds: number): string {
+  const K = colors.length;
+  const { w, b } = colorMaskWeights(colors, tau);
+  const mask = g.op1("Relu", [g.op1("Conv", [input, g.const(w, [K, 6, 1, 1]), g.const(b, [K])], { kernel_shape: [1, 1] })]);
+  // Pixel-centre coordinates broadcast as a row and a column, so the model stays a few kilobytes.
+  const Xc = g.const(Array.from({ length: W }, (_, x) => (x + 0.5) * ds), [1, 1, 1, W]);
+  const Yc = g.const(Array.from({ length: H }, (_, y) => (y + 0.5) * ds), [1, 1, H, 1]);
+  const mX = g.op1("Mul", [mask, Xc]), mY = g.op1("Mul", [mask, Yc]);
+  const mXX = g.op1("Mul", [mX, Xc]), mYY = g.op1("Mul", [mY, Yc]);
+  return g.op1("Concat", [mask, mX, mY, mXX, mYY], { axis: 1 });
+}
+
 export function buildDefaultDetector(orientation: "landscape" | "portrait" = "landscape"): Uint8Array {
   const [INPUT_H, INPUT_W] = orientation === "portrait" ? [640, 384] : [384, 640];
   const g = new GraphBuilder();
@@ -50,32 +79,28 @@ export function buildDefaultDetector(orientation: "landscape" | "portrait" = "la
   const feat = g.op1("Concat", ["images", sq], { axis: 1 });
   const half = g.op1("AveragePool", [feat], { kernel_shape: [2, 2], strides: [2, 2] });
   const groupOutputs: string[] = [];
+  // Full-resolution groups (ball, rim) share one conv and one 2×2 moment sum: reading the 6-channel
+  // full-resolution input once instead of per group is most of the cost saved.
+  const fullGroups = GROUPS.filter((grp) => grp.downsample === 1);
+  const fullColors = fullGroups.flatMap((grp) => grp.colors);
+  const fullTau = fullGroups.flatMap((grp) => grp.colors.map(() => grp.tau));
+  // Moments are additive, so summing 2×2 blocks first is exact and makes the window pass 4× cheaper.
+  const fullCoarse = fullColors.length
+    ? g.op1("AveragePool", [colorMoments(g, feat, fullColors, fullTau, INPUT_H, INPUT_W, 1)], { kernel_shape: [2, 2], strides: [2, 2] })
+    : "";
+  let fullOffset = 0;
   for (const grp of GROUPS) {
     const ds = grp.downsample;
     const H = INPUT_H / ds, W = INPUT_W / ds;
     const s = STRIDE / ds;
     const K = grp.colors.length;
-    // mask = relu(1 - |x - c|² / tau²), written as a 1×1 conv over [r, g, b, r², g², b²].
-    const w = new Float32Array(K * 6), b = new Float32Array(K);
-    grp.colors.forEach((c, k) => {
-      const cn = c.map((v) => v / 255);
-      const t2 = (grp.tau / 255) ** 2;
-      for (let ch = 0; ch < 3; ch++) {
-        w[k * 6 + ch] = (2 * cn[ch]) / t2;
-        w[k * 6 + 3 + ch] = -1 / t2;
-      }
-      b[k] = 1 - (cn[0] ** 2 + cn[1] ** 2 + cn[2] ** 2) / t2;
-    });
-    const mask = g.op1("Relu", [g.op1("Conv", [ds === 1 ? feat : half, g.const(w, [K, 6, 1, 1]), g.const(b, [K])], { kernel_shape: [1, 1] })]);
-    // Pixel-centre coordinates in input pixels, so boxes come out in the model's input frame.
-    // Broadcast as a row and a column so the model stays a few kilobytes.
-    const Xc = g.const(Array.from({ length: W }, (_, x) => (x + 0.5) * ds), [1, 1, 1, W]);
-    const Yc = g.const(Array.from({ length: H }, (_, y) => (y + 0.5) * ds), [1, 1, H, 1]);
-    const mX = g.op1("Mul", [mask, Xc]), mY = g.op1("Mul", [mask, Yc]);
-    const mXX = g.op1("Mul", [mX, Xc]), mYY = g.op1("Mul", [mY, Yc]);
-    const moments = g.op1("Concat", [mask, mX, mY, mXX, mYY], { axis: 1 });
-    // Moments are additive, so summing 2×2 blocks first is exact and makes the window pass 4× cheaper.
-    const coarse = ds === 1 ? g.op1("AveragePool", [moments], { kernel_shape: [2, 2], strides: [2, 2] }) : moments;
+    let coarse: string;
+    if (ds === 1) {
+      const Kall = fullColors.length;
+      const idx = [0, 1, 2, 3, 4].flatMap((m) => Array.from({ length: K }, (_, k) => m * Kall + fullOffset + k));
+      coarse = g.op1("Gather", [fullCoarse, g.constI64(idx)], { axis: 1 });
+      fullOffset += K;
+    } else coarse = colorMoments(g, half, grp.colors, grp.colors.map(() => grp.tau), H, W, ds);
     const cs = ds === 1 ? 2 : 1;
     const k = grp.window / cs, sc = s / cs, p = (k - sc) / 2;
     // Separable window sums: O(k) per output instead of O(k²).

@@ -12,7 +12,8 @@ import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } 
 import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, worldNormed, type Homography } from "./geometry.ts";
 import { applyRosters, buildIdentities, voteJersey, type Roster } from "./players.ts";
 import { dominantOwner, lastSegmentBefore, mergeSamePlayer, ownersPerFrame, possessionSegments, type PossessionSegment } from "./possession.ts";
-import { detectShots, flightStart, type ShotEvent } from "./shots.ts";
+import { detectShots, flightStartDetail, type ShotEvent } from "./shots.ts";
+import { feetUnderBall, fitHeightModel, pickShooter, type ShooterCandidate } from "./release.ts";
 import { clusterTeams, shirtColor, type RGB } from "./teams.ts";
 import { buildBallTrack, buildHoopTracks, PlayerTracker, trackBoxAt, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { AnalysisResult, Box, HighlightResult, Point, ShotResult } from "./types.ts";
@@ -108,7 +109,13 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
   const tracker = new PlayerTracker(Math.round(fps * 0.4));
   const keySamples: KeySample[] = [];
   const keyEvery = Math.max(1, Math.round(fps / 3));
-  const ocrEvery = Math.max(1, Math.round(fps / 5));
+  // Jersey digits are a few pixels tall in the scaled frames, so OCR reads full-resolution stills
+  // split off the same decode, a few times a second.
+  const stillFps = 3;
+  const stillEvery = fps / stillFps;
+  const stills = new Map<number, Buffer>();
+  interface OcrJob { track: number; crop: { x: number; y: number; w: number; h: number } }
+  const ocrQueue = new Map<number, OcrJob[]>();
   const jerseyReads = new Map<number, Array<{ text: string; confidence: number }>>();
   let lastHoop: Detection | null = null;
 
@@ -122,7 +129,22 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
     tick = now;
   };
   try {
-    for await (const frame of decodeFrames(input.videoPath, info.width, info.height, { width: W, height: H, maxFps, signal: input.signal })) {
+    for await (const frame of decodeFrames(input.videoPath, info.width, info.height, {
+      width: W,
+      height: H,
+      maxFps,
+      signal: input.signal,
+      stills: reader
+        ? {
+            fps: stillFps,
+            onStill: (k, rgb) => {
+              stills.set(k, rgb);
+              // Bounded: if analysis falls far behind, old stills are dropped rather than hoarded.
+              for (const old of stills.keys()) if (stills.size > 12) stills.delete(old);
+            },
+          }
+        : undefined,
+    })) {
       lap("decodeWaitMs");
       tm.frames++;
       const dets = await detector.detect(frame.rgb);
@@ -138,16 +160,33 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
         if (quad) keySamples.push({ frame: frame.index, rel: quad.map((p) => [p[0] - lastHoop!.cx, p[1] - lastHoop!.cy] as Point) });
       }
       lap("courtMs");
-      // Jersey numbers are read while the frame is in memory, a few times a second per track,
-      // only on boxes big enough to hold legible digits.
-      if (reader && frame.index % ocrEvery === 0) {
+      // Jersey numbers: at each still's time, queue a read of every track that still needs reads;
+      // the still for that time usually lands a frame or two later (never waited for).
+      const stillK = Math.round(frame.index / stillEvery);
+      if (reader && Math.abs(frame.index - stillK * stillEvery) < 0.5) {
+        const jobs: OcrJob[] = [];
         for (const { track, det } of assigned) {
-          const reads = jerseyReads.get(track.id) ?? [];
-          if (reads.length >= 12 || det.h < 40) continue;
-          const r = await reader.read(frame.rgb, W, H, { x: det.cx - det.w * 0.4, y: det.cy - det.h / 2 + det.h * 0.22, w: det.w * 0.8, h: det.h * 0.24 });
-          if (r) reads.push(r);
-          jerseyReads.set(track.id, reads);
+          const hSrc = det.h / lb.scale;
+          if ((jerseyReads.get(track.id)?.length ?? 0) >= 12 || hSrc < 48) continue;
+          const x = (det.cx - lb.padX) / lb.scale, top = (det.cy - det.h / 2 - lb.padY) / lb.scale, wSrc = det.w / lb.scale;
+          jobs.push({ track: track.id, crop: { x: x - wSrc * 0.4, y: top + hSrc * 0.22, w: wSrc * 0.8, h: hSrc * 0.24 } });
         }
+        if (jobs.length) ocrQueue.set(stillK, jobs);
+      }
+      if (reader) {
+        for (const [k, jobs] of ocrQueue) {
+          const still = stills.get(k);
+          if (!still) {
+            if (k < stillK - 6) ocrQueue.delete(k); // dropped still: give up on it
+            continue;
+          }
+          for (const job of jobs) {
+            const r = await reader.read(still, info.width, info.height, job.crop);
+            if (r) jerseyReads.set(job.track, [...(jerseyReads.get(job.track) ?? []), r]);
+          }
+          ocrQueue.delete(k);
+        }
+        for (const k of stills.keys()) if (k < stillK - 6) stills.delete(k);
       }
       lap("ocrMs");
       if (frame.index % 15 === 0) progress("analyze", Math.min(99, (100 * frame.index) / expectedFrames));
@@ -214,22 +253,50 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
     is_free_throw: boolean;
     is_three_point: boolean;
   }
+  const heightModel = fitHeightModel(tracks);
   const drafts: Draft[] = events.map((ev) => {
     const hoop = hoops.find((h) => h.id === ev.hoop)!;
     const seg = lastSegmentBefore(segments, ev.rimFrame);
-    const launch = flightStart(ball, ev.rimFrame, fps);
+    const launchInfo = flightStartDetail(ball, ev.rimFrame, fps);
+    const launch = launchInfo?.frame ?? null;
     const release = launch ?? (seg && ev.rimFrame - seg.end <= fps * 3 ? seg.end : Math.max(0, ev.rimFrame - Math.round(fps)));
     // The possession the shot came out of: the last one that began before the release.
     const fresh = lastSegmentBefore(segments.map((x) => ({ ...x, end: Math.min(x.end, release) })).filter((x) => x.start <= release), release);
     const usable = fresh && release - fresh.end <= fps * 1.5 ? segments.find((x) => x.start === fresh.start && x.track === fresh.track)! : null;
-    // The shooter is who held the ball most over the second before release, not just at the
-    // release frame, where a defender's box often overlaps the ball.
-    const shooter = usable ? dominantOwner(owners, release - Math.round(fps), release) : null;
-    const box = shooter ? identityBoxAt(identities.find((p) => p.key === shooter)!.trackIds, tracks, release, Math.round(fps * 0.5)) : null;
-    const feet: Point | null = box ? [box.cx, box.cy + box.h / 2] : null;
+    // Candidates: who held the ball most over the second before release, and everyone standing
+    // near the floor spot under the released ball (see release.ts); the closest on the floor wins.
+    const holder = usable ? dominantOwner(owners, release - Math.round(fps), release) : null;
     const hom = homographyAt(keySamples, hoop, release, fps);
+    // `release` is the last frame before the rise: the ball is still at the start of the shooting
+    // motion, about half the shooter's height (tuned on the development games), and moves slowly, so its image
+    // position is reliable — unlike a frame later, when it is already a fast-moving blur overhead.
+    const ballAt = nearestBall(ball, release, 3);
+    // When the ball was hidden at the release, the first visible frame already shows it in the
+    // air, roughly overhead (1.25 of the shooter's height).
+    const implied = ballAt && heightModel ? feetUnderBall([ballAt.cx, ballAt.cy], heightModel, launchInfo?.held === false ? 1.25 : 0.5) : null;
+    const impliedWorld = implied && hom ? applyH(hom, implied) : null;
+    let shooter: string | null = holder;
+    let box = holder ? identityBoxAt(identities.find((p) => p.key === holder)!.trackIds, tracks, release, Math.round(fps * 0.5)) : null;
+    let feet: Point | null = box ? [box.cx, box.cy + box.h / 2] : null;
+    if (impliedWorld && hom) {
+      const candidates: ShooterCandidate[] = [];
+      const boxes = new Map<string, Box>();
+      for (const p of identities) {
+        // Up to a second away: a shooter hidden behind a defender at the release was usually seen
+        // on the spot moments before.
+        const b = identityBoxAt(p.trackIds, tracks, release, Math.round(fps * 1.0));
+        if (!b) continue;
+        boxes.set(p.key, b);
+        candidates.push({ key: p.key, world: applyH(hom, [b.cx, b.cy + b.h / 2]) });
+      }
+      const pick = pickShooter(candidates, impliedWorld, holder);
+      shooter = pick ? pick.key : holder;
+      box = pick ? boxes.get(pick.key)! : box;
+      // Feet of the chosen player when they stand where the ball says; else the ball's spot.
+      feet = pick && pick.distance <= 1.0 ? [box!.cx, box!.cy + box!.h / 2] : implied;
+    }
     const world = feet && hom ? applyH(hom, feet) : null;
-    const steady = shooter ? ballSteady(ball, release, Math.round(fps * 0.8), box?.h ?? 0) : false;
+    const steady = feet ? ballSteady(ball, release, Math.round(fps * 0.8), box?.h ?? (heightModel ? heightModel(feet[1]) : 0)) : false;
     const is_free_throw = world !== null && steady && distanceToFtSpot(world) < 1.0;
     const is_three_point = !is_free_throw && world !== null && isThreePointWorld(world);
     return { ev, release, shooter, shooterSeg: usable, feet, world, hoopBox: hoop.boxes[release], made: ev.made, is_free_throw, is_three_point };
@@ -237,23 +304,32 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
 
   const tags: Tag[] = [];
   drafts.forEach((d, i) => {
-    const key = (k: string | null) => k;
     const scorer = d.shooter;
     if (scorer) tags.push({ shot: i, role: "scorer", player: scorer, confidence: d.shooterSeg && d.shooterSeg.end - d.shooterSeg.start >= 5 ? 0.9 : 0.6 });
-    // Assist: the possession right before the shooter's, ending no more than 1.5 s before it
-    // (the pass in flight), with no shot in between.
-    if (d.made && d.shooterSeg) {
-      const prev = lastSegmentBefore(segments.filter((s) => s !== d.shooterSeg), d.shooterSeg.start - 1);
+    // Assist: the teammate whose possession preceded the scorer's (the last pass), with no shot in between.
+    if (d.made && scorer && !d.is_free_throw) {
+      const teamOf = (k: string) => identities.find((p) => p.key === k)?.team_id ?? null;
+      const own = [...segments].reverse().find((x) => x.track === scorer && x.start <= d.release);
       const prevShot = i > 0 ? drafts[i - 1].ev.endFrame : -1;
-      const passer = prev ? key(prev.track) : null;
-      if (prev && passer && passer !== scorer && prev.end > prevShot && d.shooterSeg.start - prev.end <= fps * 1.5)
-        tags.push({ shot: i, role: "assister", player: passer, confidence: 0.8 });
+      let passer: string | null = null;
+      // Walk back from the scorer's possession to the last teammate who had the ball, skipping
+      // brief touches by opponents standing next to the receiver (the tracker's overlap noise);
+      // a real opponent possession, a shot, or more than 2 s of nobody ends the search.
+      for (const x of own ? [...segments].reverse() : []) {
+        if (x.end >= own!.start) continue;
+        if (x.end <= prevShot || own!.start - x.end > fps * 2) break;
+        if (x.track === scorer) continue;
+        const t = teamOf(x.track);
+        if (t !== null && t === teamOf(scorer)) { passer = x.track; break; }
+        if (x.end - x.start >= fps * 0.5) break;
+      }
+      if (passer) tags.push({ shot: i, role: "assister", player: passer, confidence: 0.8 });
     }
     // Rebound: the first possession after a miss, before the next shot.
     if (!d.made) {
       const nextRelease = i + 1 < drafts.length ? drafts[i + 1].release : n;
       const seg = segments.find((s) => s.start >= d.ev.rimFrame && s.start < nextRelease && s.start - d.ev.rimFrame <= fps * 6);
-      const reb = seg ? key(seg.track) : null;
+      const reb = seg ? seg.track : null;
       if (reb) tags.push({ shot: i, role: "rebounder", player: reb, confidence: 0.8 });
     }
   });
@@ -340,6 +416,14 @@ function homographyAt(samples: KeySample[], hoop: HoopTrack, frame: number, fps:
   });
   const c = courtHomography(quad, [rim.cx, rim.cy]);
   return c ? c.imageToWorld : null;
+}
+
+function nearestBall(ball: ReturnType<typeof buildBallTrack>, frame: number, within: number) {
+  for (let d = 0; d <= within; d++) {
+    const b = ball[frame - d] ?? ball[frame + d];
+    if (b) return b;
+  }
+  return null;
 }
 
 function identityBoxAt(trackIds: number[], tracks: PlayerTrack[], frame: number, tolerance: number): Box | null {

@@ -77,16 +77,41 @@ export function buildIdentities(
     }
     if (best) { linkedHead.add(best.id); union(a.id, best.id); }
   }
-  // 2. Same team and same number: the same player.
-  const byNumber = new Map<string, number>();
+  // 2. Same team and same number: the same player — unless the two were on screen at the same
+  //    time, which proves a misread (OCR confuses 40 and 42 at low resolution); then the smaller
+  //    group loses its number instead of absorbing another person.
+  const framesOf = new Map<number, Set<number>>();
   for (const t of tracks) {
+    const r = find(t.id);
+    const set = framesOf.get(r) ?? new Set<number>();
+    for (const f of t.frames) set.add(f);
+    framesOf.set(r, set);
+  }
+  const overlap = (a: number, b: number) => {
+    const [x, y] = [framesOf.get(a)!, framesOf.get(b)!].sort((p, q) => p.size - q.size);
+    for (const f of x) if (y.has(f)) return true;
+    return false;
+  };
+  const byNumber = new Map<string, number>();
+  for (const t of [...tracks].sort((a, b) => b.frames.length - a.frames.length)) {
     const r = find(t.id);
     const j = jerseyOf.get(r);
     const team = trackTeams.get(t.id);
     if (!j || team === null || team === undefined) continue;
     const k = `${team}:${j}`;
-    if (byNumber.has(k)) union(byNumber.get(k)!, r);
-    else byNumber.set(k, r);
+    const other = byNumber.get(k);
+    if (other === undefined) { byNumber.set(k, r); continue; }
+    const ro = find(other);
+    if (ro === r) continue;
+    if (overlap(ro, r)) {
+      const small = framesOf.get(ro)!.size < framesOf.get(r)!.size ? ro : r;
+      jerseyOf.set(small, null);
+      if (small === ro) byNumber.set(k, r);
+      continue;
+    }
+    const merged = new Set([...framesOf.get(ro)!, ...framesOf.get(r)!]);
+    union(ro, r);
+    framesOf.set(find(r), merged);
   }
   const groups = new Map<number, PlayerTrack[]>();
   for (const t of tracks) {

@@ -87,6 +87,11 @@ export function wentThrough(ball: Array<BallObs | null>, hoop: HoopTrack, from: 
  * shooter's arms and the ball are often hidden by a defender in the last moments.
  */
 export function flightStart(ball: Array<BallObs | null>, rimFrame: number, fps: number): number | null {
+  return flightStartDetail(ball, rimFrame, fps)?.frame ?? null;
+}
+
+/** `held`: the walk ended on a visible ball that was not rising (in hand); false when it ran into a gap. */
+export function flightStartDetail(ball: Array<BallObs | null>, rimFrame: number, fps: number): { frame: number; held: boolean } | null {
   const from = Math.max(0, rimFrame - Math.round(fps * 2.5));
   let apex = -1;
   for (let f = from; f <= rimFrame; f++) {
@@ -95,14 +100,17 @@ export function flightStart(ball: Array<BallObs | null>, rimFrame: number, fps: 
   }
   if (apex < 0) return null;
   let f = apex;
+  let held = false;
   while (f - 1 >= from) {
     const prev = ball[f - 1], cur = ball[f];
     if (!prev || !cur) break;
+    held = true;
     // Rising means y decreasing; a still or falling ball (held, dribbled) ends the flight. Near
     // the apex the ball barely moves, so slowness only counts well below the apex.
     const rise = prev.cy - cur.cy;
     if (rise < 0 || (rise < Math.max(0.5, cur.h * 0.15) && cur.cy - ball[apex]!.cy > 2 * cur.h)) break;
+    held = false;
     f--;
   }
-  return f;
+  return { frame: f, held };
 }

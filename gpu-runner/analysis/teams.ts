@@ -9,26 +9,37 @@ export interface TeamClustering {
 
 const dist = (a: RGB, b: RGB) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
-export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() => 1), maxDistance = 80): TeamClustering {
+export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() => 1), maxDistance = 60): TeamClustering {
   if (colors.length === 0) return { centroids: [[0, 0, 0], [0, 0, 0]], labels: [] };
-  // Deterministic init: the heaviest colour, then the colour farthest from it.
-  let i0 = weights.indexOf(Math.max(...weights));
-  let i1 = 0, far = -1;
-  colors.forEach((c, i) => { const d = dist(c, colors[i0]); if (d > far) { far = d; i1 = i; } });
-  let cent: [RGB, RGB] = [[...colors[i0]] as RGB, [...colors[i1]] as RGB];
-  let labels: Array<0 | 1> = [];
+  // Init from the two heaviest colour modes (weighted histogram of coarse bins), not the farthest
+  // point: a few short false tracks (a patch of floor, two shirts blended) must not become a "team".
+  const bins = new Map<string, { w: number; c: RGB }>();
+  colors.forEach((c, i) => {
+    const k = c.map((v) => Math.floor(v / 24)).join(",");
+    const b = bins.get(k) ?? { w: 0, c: [0, 0, 0] as RGB };
+    b.w += weights[i];
+    for (let j = 0; j < 3; j++) b.c[j] += c[j] * weights[i];
+    bins.set(k, b);
+  });
+  const modes = [...bins.values()].map((b) => ({ w: b.w, c: b.c.map((v) => v / b.w) as RGB })).sort((a, b) => b.w - a.w);
+  const first = modes[0].c;
+  const second = modes.find((m) => dist(m.c, first) > 50)?.c ?? modes[modes.length - 1].c;
+  let cent: [RGB, RGB] = [[...first] as RGB, [...second] as RGB];
   for (let it = 0; it < 20; it++) {
-    labels = colors.map((c) => (dist(c, cent[0]) <= dist(c, cent[1]) ? 0 : 1));
     const next: [RGB, RGB] = [[0, 0, 0], [0, 0, 0]];
     const wsum = [0, 0];
     colors.forEach((c, i) => {
-      const l = labels[i];
+      const d0 = dist(c, cent[0]), d1 = dist(c, cent[1]);
+      // Outliers do not move the centroids.
+      if (Math.min(d0, d1) > maxDistance) return;
+      const l = d0 <= d1 ? 0 : 1;
       wsum[l] += weights[i];
       for (let k = 0; k < 3; k++) next[l][k] += c[k] * weights[i];
     });
     for (const l of [0, 1] as const) next[l] = wsum[l] ? (next[l].map((v) => v / wsum[l]) as RGB) : cent[l];
-    if (dist(next[0], cent[0]) < 0.5 && dist(next[1], cent[1]) < 0.5) { cent = next; break; }
+    const moved = dist(next[0], cent[0]) + dist(next[1], cent[1]);
     cent = next;
+    if (moved < 0.5) break;
   }
   // Team ids are arbitrary; order them by brightness so the same game always gets the same ids.
   const bright = (c: RGB) => c[0] + c[1] + c[2];

@@ -10,6 +10,11 @@ export interface DecodeOptions {
   padValue?: number;
   /** Drop frames inside ffmpeg (before scaling) to at most this rate; every frame is still decoded. */
   maxFps?: number;
+  /**
+   * Full-resolution RGB stills at `fps`, split off the same decode (no second pass), for work that
+   * needs detail the scaled frames lack (jersey numbers). Delivered as they come, never blocking ffmpeg.
+   */
+  stills?: { fps: number; onStill: (index: number, rgb: Buffer) => void };
   signal?: AbortSignal;
 }
 
@@ -49,11 +54,30 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
   const lb = letterboxFor(srcW, srcH, opts.width, opts.height);
   const pad = (opts.padValue ?? 114).toString(16).padStart(2, "0");
   const vf = `${opts.maxFps ? `fps=${opts.maxFps},` : ""}scale=${lb.innerWidth}:${lb.innerHeight}:flags=bilinear,pad=${opts.width}:${opts.height}:${lb.padX}:${lb.padY}:0x${pad}${pad}${pad}`;
-  const child = spawn(FFMPEG, ["-v", "error", "-nostdin", "-i", path, "-an", "-sn", "-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const args = ["-v", "error", "-nostdin", "-i", path, "-an", "-sn"];
+  if (opts.stills) {
+    args.push("-filter_complex", `[0:v]split=2[m][s];[m]${vf}[main];[s]fps=${opts.stills.fps},format=rgb24[still]`);
+    args.push("-map", "[main]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1", "-map", "[still]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:3");
+  } else args.push("-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1");
+  const child = spawn(FFMPEG, args, { stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  if (opts.stills) {
+    const stillBytes = srcW * srcH * 3;
+    const onStill = opts.stills.onStill;
+    let buf: Buffer[] = [], bytes = 0, k = 0;
+    (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+      buf.push(chunk);
+      bytes += chunk.length;
+      while (bytes >= stillBytes) {
+        const all = buf.length === 1 ? buf[0] : Buffer.concat(buf, bytes);
+        onStill(k++, Buffer.from(all.subarray(0, stillBytes)));
+        const rest = all.subarray(stillBytes);
+        buf = rest.length ? [rest] : [];
+        bytes = rest.length;
+      }
+    });
+  }
   let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const onAbort = () => killGracefully(child);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -62,7 +86,7 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
   let pendingBytes = 0;
   let index = 0;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
       pending.push(chunk);
       pendingBytes += chunk.length;
       while (pendingBytes >= frameBytes) {

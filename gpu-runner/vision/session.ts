@@ -32,7 +32,9 @@ export async function createSession(modelPath: string | Uint8Array, opts: { thre
   const ep = executionProvider(opts.log);
   const base: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: "all",
-    intraOpNumThreads: opts.threads ?? Number(process.env.HOOPS_ORT_THREADS ?? 0),
+    // One intra-op thread by default: ffmpeg decodes on the other core(s) at the same time, and on
+    // the 2-core runner 2 ORT threads fighting the decoder measured slower (bench/runner.ts).
+    intraOpNumThreads: opts.threads ?? Number(process.env.HOOPS_ORT_THREADS ?? 1),
     interOpNumThreads: 1,
   };
   if (ep === "cuda") {

@@ -24,6 +24,12 @@ export interface GenerateOptions {
   /** x264 preset; tests use ultrafast, benches the default. */
   preset?: string;
   crf?: number;
+  /**
+   * Sensor-like noise amplitude (0 = clean). Clean synthetic frames compress to almost nothing and
+   * decode several times faster than camera footage, which would make decode-relative speed figures
+   * meaningless; bench/runner.ts uses grain to get a realistic bitrate.
+   */
+  grain?: number;
 }
 
 /** Bumped whenever the same seed would render a different game; caches compare it. */
@@ -57,7 +63,7 @@ export async function generateGame(opts: GenerateOptions): Promise<GroundTruth> 
   if (c1 === c0) c1 = (c0 + 1) % JERSEYS.length;
   const renderer = makeRenderer(script, opts.camera, W, H, [c0, c1]);
   await mkdir(opts.out, { recursive: true });
-  const name = `game-s${opts.seed}-${opts.camera}-${opts.size}`;
+  const name = `game-s${opts.seed}-${opts.camera}-${opts.size}${opts.grain ? `-g${opts.grain}` : ""}`;
   const video = path.join(opts.out, `${name}.mp4`);
   const ff = spawn(FFMPEG, [
     "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", `${W}x${H}`, "-r", String(fps), "-i", "pipe:0",
@@ -67,10 +73,20 @@ export async function generateGame(opts: GenerateOptions): Promise<GroundTruth> 
   let err = "";
   ff.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const done = new Promise<void>((resolve, reject) => ff.on("close", (c) => (c === 0 ? resolve() : reject(new Error(`ffmpeg encode failed: ${err}`)))));
+  const grain = opts.grain ?? 0;
+  // A fixed table of noise read at a per-frame offset: cheap, and still deterministic per seed.
+  const noise = grain > 0 ? Int8Array.from({ length: 1 << 20 }, () => Math.round((rng.next() + rng.next() + rng.next() - 1.5) * 2 * grain)) : null;
   for (let i = 0; i < script.frames; i++) {
     // A fresh buffer per frame: the pipe may still hold the previous one.
     const buf = Buffer.allocUnsafe(W * H * 3);
     renderer.render(i, buf);
+    if (noise) {
+      const off = (i * 7919 * 3) & ((1 << 20) - 1);
+      for (let k = 0; k < buf.length; k++) {
+        const v = buf[k] + noise[(off + k) & ((1 << 20) - 1)];
+        buf[k] = v < 0 ? 0 : v > 255 ? 255 : v;
+      }
+    }
     if (!ff.stdin.write(buf)) await new Promise((r) => ff.stdin.once("drain", r));
   }
   ff.stdin.end();
@@ -134,6 +150,7 @@ function parseArgs(argv: string[]): GenerateOptions {
     players: get("players") ? Number(get("players")) : undefined,
     fps: Number(get("fps", "30")),
     preset: get("preset"),
+    grain: get("grain") ? Number(get("grain")) : undefined,
   };
 }
 

@@ -72,6 +72,17 @@ describe("teams and players", () => {
     expect(r.labels[4]).toBeNull();
   });
 
+  it("is not pulled apart by a few short outlier tracks", () => {
+    const blue: [number, number, number] = [30, 69, 198], purple: [number, number, number] = [110, 45, 148];
+    const colors: Array<[number, number, number]> = [blue, blue, purple, purple, [171, 125, 151], [179, 133, 101]];
+    const r = clusterTeams(colors, [800, 200, 780, 250, 40, 25]);
+    expect(r.labels[0]).toBe(r.labels[1]);
+    expect(r.labels[2]).toBe(r.labels[3]);
+    expect(r.labels[0]).not.toBe(r.labels[2]);
+    expect(r.labels[4]).toBeNull();
+    expect(r.labels[5]).toBeNull();
+  });
+
   it("votes jersey numbers", () => {
     const rd = (text: string, confidence = 0.9) => ({ text, confidence });
     expect(voteJersey([rd("23"), rd("23"), rd("28")])).toBe("23");
@@ -101,5 +112,21 @@ describe("teams and players", () => {
     const ana = identities.find((p) => p.jersey === "7")!;
     expect(ana).toMatchObject({ name: "Ana", user_id: "u-7", team_id: 0, metadata: { pos: "G", user_id: "u-7" } });
     expect(identities.find((p) => p.jersey === "23")!.team_id).toBe(1);
+  });
+
+  it("never merges two people seen at the same time, even with the same read number", () => {
+    const track = (id: number, start: number, len: number, cx: number): PlayerTrack => ({
+      id,
+      frames: Array.from({ length: len }, (_, i) => start + i),
+      boxes: Array.from({ length: len }, () => ({ cx, cy: 100, w: 20, h: 60 })),
+      colors: [],
+      jerseyReads: [],
+    });
+    // Both read as "40" (one is really a 42), on screen together: two players, the shorter loses the number.
+    const tracks = [track(0, 0, 300, 100), track(1, 100, 100, 400)];
+    const { identities, trackToKey } = buildIdentities(tracks, new Map([[0, 0], [1, 0]]), new Map([[0, "40"], [1, "40"]]), { fps: 30 });
+    expect(trackToKey.get(0)).not.toBe(trackToKey.get(1));
+    expect(identities.find((p) => p.trackIds.includes(0))!.jersey).toBe("40");
+    expect(identities.find((p) => p.trackIds.includes(1))!.jersey).toBeNull();
   });
 });

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
+import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
+import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
+import { probe } from "../../gpu-runner/media/probe.ts";
+import { runTool } from "../../gpu-runner/media/run.ts";
+import { renderHighlights } from "../../gpu-runner/outputs/highlights.ts";
+import type { GroundTruth } from "../../scripts/synth/generate.ts";
+import { CACHE_DIR, syntheticGame } from "./fixtures.ts";
+
+const WORK = path.join(CACHE_DIR, "work");
+
+describe("analyzeGame on a generated game", () => {
+  let video: string, gt: GroundTruth, result: AnalysisResult;
+  const stages: Array<[string, number]> = [];
+
+  beforeAll(async () => {
+    ({ video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" }));
+    result = await analyzeGame({ videoPath: video, workDir: path.join(WORK, "s21"), options: { jerseys: "auto" }, onProgress: (s, p) => stages.push([s, p]) });
+  });
+
+  it("finds every ground-truth shot with the right result and points", () => {
+    expect(gt.shots.length).toBeGreaterThanOrEqual(2);
+    expect(result.shots).toHaveLength(gt.shots.length);
+    gt.shots.forEach((g, i) => {
+      const s = result.shots[i];
+      expect(Math.abs(s.start_seconds - g.release_seconds)).toBeLessThan(0.7);
+      expect(s.made).toBe(g.made);
+      expect(s.points).toBe(g.points);
+      expect(s.is_free_throw).toBe(g.is_free_throw);
+    });
+    expect(result.video).toMatchObject({ width: 1280, height: 720 });
+    expect(result.run_version).toBe(1);
+    expect(stages.at(-1)).toEqual(["analyze", 100]);
+  });
+
+  it("places shots on the court and in the image", () => {
+    gt.shots.forEach((g, i) => {
+      const loc = result.shots[i].location;
+      expect(loc.hoop_image_normed).not.toBeNull();
+      expect(Math.hypot(loc.hoop_image_normed![0] - g.hoop_image[0], loc.hoop_image_normed![1] - g.hoop_image[1])).toBeLessThan(0.02);
+      if (!loc.shot_world_normed) return;
+      // Normalised half-court: 1 unit across is 15 m, so 0.08 ≈ 1.2 m (the spot is read from the
+      // ball at release when the shooter is hidden, which costs about a metre).
+      expect(Math.hypot(loc.shot_world_normed[0] - g.court_position_normed[0], (loc.shot_world_normed[1] - g.court_position_normed[1]) * (14 / 15))).toBeLessThan(0.08);
+      for (const v of [...loc.shot_world_normed, ...(loc.shot_image_normed ?? [])]) expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1);
+    });
+  });
+
+  it("keeps shots, highlights, players and box scores consistent", () => {
+    const keys = new Set(result.players.map((p) => p.key));
+    for (const s of result.shots) {
+      for (const k of Object.values(s.players)) if (k) expect(keys.has(k)).toBe(true);
+      const h = result.highlights.find((x) => x.key === s.highlight)!;
+      expect(h.shot).toBe(s.key);
+      expect(h.shot_index).toBe(s.index);
+      expect(h.player).toBe(s.players.scorer);
+      expect(h.is_lowlight).toBe(!s.made);
+      expect(h.start_seconds).toBeLessThanOrEqual(s.start_seconds);
+      expect(h.length_seconds).toBeGreaterThan(2);
+      expect(s.excitement_score).toBeGreaterThan(0);
+    }
+    for (const p of result.players) {
+      const mine = result.shots.filter((s) => s.players.scorer === p.key);
+      expect(p.stats.points).toBe(mine.reduce((a, s) => a + s.points, 0));
+      expect(p.stats.fg_2pt_att + p.stats.fg_3pt_att + p.stats.ft_att).toBe(mine.length);
+      expect(p.stats.assist).toBe(result.shots.filter((s) => s.players.assister === p.key).length);
+      expect(p.stats.rebound).toBe(result.shots.filter((s) => s.players.rebounder === p.key).length);
+      expect([0, 1]).toContain(p.team_id);
+    }
+    expect(result.totals.points).toBe(result.shots.reduce((a, s) => a + s.points, 0));
+    expect(new Set(result.players.map((p) => p.team_id)).size).toBe(2);
+  });
+
+  it("reads jersey numbers and uses them to tell players apart", () => {
+    const gtNumbers = new Set(gt.players.map((p) => `${p.team}:${p.jersey}`));
+    const numbered = result.players.filter((p) => p.jersey !== null);
+    expect(numbered.length).toBeGreaterThanOrEqual(Math.ceil(gt.players.length / 2));
+    // Our team ids are arbitrary labels: check numbers against the better of the two pairings.
+    const hits = (flip: boolean) => numbered.filter((p) => gtNumbers.has(`${flip ? 1 - p.team_id! : p.team_id}:${p.jersey}`)).length;
+    expect(Math.max(hits(false), hits(true))).toBeGreaterThanOrEqual(Math.ceil(gt.players.length / 2));
+    // One player per team and number.
+    expect(new Set(numbered.map((p) => `${p.team_id}:${p.jersey}`)).size).toBe(numbered.length);
+  });
+
+  it("writes the four JSONL artifacts", () => {
+    for (const name of ["actions", "balls", "hoops", "clusters"] as const) {
+      const file = result.artifacts[name];
+      expect(existsSync(file)).toBe(true);
+      const rows = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(rows.length).toBeGreaterThan(0);
+    }
+    const actions = readFileSync(result.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(actions.filter((a) => a.type === "shot")).toHaveLength(result.shots.length);
+    const clusters = readFileSync(result.artifacts.clusters, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(clusters[0].type).toBe("teams");
+  });
+
+  it("renders a highlight's renditions and previews without upscaling", async () => {
+    const h = result.highlights[0];
+    const [r] = await renderHighlights(video, result, path.join(WORK, "s21"), { only: [h.key], preset: "ultrafast" });
+    expect(r.key).toBe(h.key);
+    expect(r.files["1080p"]).toBeNull();
+    for (const name of ["default", "horizontal", "720p", "480p", "360p", "240p", "144p"] as const) expect(existsSync(r.files[name]!)).toBe(true);
+    const vertical = await probe(r.files.default!);
+    expect(vertical.height).toBe(720);
+    expect(vertical.width).toBeLessThan(vertical.height);
+    expect(vertical.durationSeconds).toBeCloseTo(h.length_seconds, 0);
+    expect(await probe(r.files["144p"]!)).toMatchObject({ height: 144, width: 256 });
+    expect(existsSync(r.preview.default!)).toBe(true);
+    expect(existsSync(r.preview.horizontal!)).toBe(true);
+  });
+});
+
+describe("analyzeGame failures", () => {
+  async function lavfi(name: string, spec: string, seconds: number) {
+    await mkdir(CACHE_DIR, { recursive: true });
+    const file = path.join(CACHE_DIR, name);
+    if (!existsSync(file)) await runTool(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", spec, "-t", String(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", file]);
+    return file;
+  }
+  const code = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return "ok";
+    } catch (e) {
+      expect(e).toBeInstanceOf(AnalysisError);
+      return (e as AnalysisError).code;
+    }
+  };
+
+  it("source_invalid for a file that is not a video", async () => {
+    await mkdir(CACHE_DIR, { recursive: true });
+    const file = path.join(CACHE_DIR, "text.mp4");
+    await writeFile(file, "not a video");
+    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "bad"), options: {} }))).toBe("source_invalid");
+  });
+
+  it("video_too_large above 1920x1080", async () => {
+    const file = await lavfi("oversize.mp4", "color=c=gray:s=2560x1440:r=30", 1);
+    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "big"), options: {} }))).toBe("video_too_large");
+  });
+
+  it("no_hoops when no hoop is ever seen", async () => {
+    const file = await lavfi("blue.mp4", "color=c=0x3050a0:s=640x360:r=30", 2);
+    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "blue"), options: {} }))).toBe("no_hoops");
+  });
+
+  it("no_court when the painted key cannot be found", async () => {
+    const { video } = await syntheticGame({ seed: 22, seconds: 4, camera: "side", size: "720p" });
+    expect(await code(analyzeGame({ videoPath: video, workDir: path.join(WORK, "nocourt"), options: { key_color: [0, 255, 0] } }))).toBe("no_court");
+  });
+
+  it("no_shots when nobody shoots", async () => {
+    const { video, gt } = await syntheticGame({ seed: 22, seconds: 4, camera: "side", size: "720p" });
+    expect(gt.shots).toHaveLength(0);
+    expect(await code(analyzeGame({ videoPath: video, workDir: path.join(WORK, "noshots"), options: {} }))).toBe("no_shots");
+  });
+});
