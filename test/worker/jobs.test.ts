@@ -304,3 +304,22 @@ describe("release", () => {
     expect((await row(seed.sessionId)).status).toBe("processing");
   });
 });
+
+describe("stranded jobs", () => {
+  it("re-sends the prepare message of a job left pending by a lost queue send, once", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    const later = lifecycleDeps(buildServices(env, () => Math.floor(Date.now() / 1000) + 20 * 60), "https://api.test");
+    const sent: unknown[] = [];
+    const spy = { ...later, env: { ...later.env, JOBS_QUEUE: { send: async (m: unknown) => void sent.push(m) } as never } };
+    expect((await sweepJobs(spy)).requeued).toBeGreaterThanOrEqual(1);
+    expect(sent).toContainEqual({ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId });
+    // Once only: a second sweep leaves it alone.
+    sent.length = 0;
+    await sweepJobs(spy);
+    expect(sent).not.toContainEqual({ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId });
+    // The message prepares the job as usual.
+    await prepare(seed);
+    expect((await jobRow(seed.jobId)).status).toBe("ready");
+  });
+});

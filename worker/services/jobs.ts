@@ -378,9 +378,10 @@ export async function requestCancel(deps: LifecycleDeps, sessionId: string): Pro
 /**
  * Run by the cron. Fails sessions whose job has reported nothing for 24 hours
  * (`timeout`) and jobs whose lease expired after their last allowed attempt
- * (`unknown`). Both still void the hold and emit `session.failed`.
+ * (`unknown`); both still void the hold and emit `session.failed`. Re-sends
+ * the queue message of jobs stranded in `pending`.
  */
-export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number }> {
+export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number; requeued: number }> {
   const now = deps.now();
   const stale = await deps.db
     .select({ sessionId: jobs.sessionId })
@@ -401,7 +402,27 @@ export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number
     const message = `Processing stopped reporting ${attempts} times; giving up.`;
     if (await failSession(deps, sessionId, "unknown", message)) exhaustedCount++;
   }
-  return { timedOut, exhausted: exhaustedCount };
+  return { timedOut, exhausted: exhaustedCount, requeued: await requeueStrandedJobs(deps, now) };
+}
+
+/** A job still `pending` this long after submit lost its queue message. */
+export const STRANDED_AFTER_SECONDS = 15 * 60;
+
+/**
+ * A submit whose session and hold committed but whose queue send failed (and
+ * that the client did not retry with its Idempotency-Key) leaves a `pending`
+ * job nobody will prepare. Send its message once more, rather than let it
+ * wait for the 24-hour timeout. Preparation is idempotent, so a message that
+ * was only slow does no harm.
+ */
+async function requeueStrandedJobs(deps: LifecycleDeps, now: number): Promise<number> {
+  const stranded = await deps.db
+    .update(jobs)
+    .set({ progressStage: "requeued" })
+    .where(and(eq(jobs.status, "pending"), lt(jobs.created, now - STRANDED_AFTER_SECONDS), sql`${jobs.progressStage} IS NULL`))
+    .returning({ id: jobs.id, sessionId: jobs.sessionId });
+  for (const job of stranded) await deps.env.JOBS_QUEUE.send({ type: "prepare", session_id: job.sessionId, job_id: job.id });
+  return stranded.length;
 }
 
 export function isFinal(status: string): boolean {
