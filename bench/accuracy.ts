@@ -1,10 +1,10 @@
 // Accuracy harness: generates games that were never used while developing the pipeline
 // (seeds 101+, all camera variants), runs analyzeGame on each and compares with ground truth.
-//   npx tsx bench/accuracy.ts [--games 8] [--seconds 60] [--seed-base 101] [--dev]
+//   npx tsx bench/accuracy.ts [--games 8] [--seconds 60] [--seed-base 101] [--dev] [--misses]
 // --dev switches to the development seeds (1..) for tuning; report figures without it.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
+import { analyzeGame, lastShooterEvidence } from "../gpu-runner/analysis/pipeline.ts";
 import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { CameraVariant, SizeName } from "../scripts/synth/render.ts";
@@ -15,6 +15,9 @@ const arg = (k: string, d: string) => {
   return i >= 0 ? args[i + 1] : d;
 };
 const dev = args.includes("--dev");
+// --misses prints every wrong scorer (development aid).
+const showMisses = args.includes("--misses");
+const evidenceRows: unknown[] = [];
 const games = Number(arg("games", "8"));
 const seconds = Number(arg("seconds", "60"));
 const seedBase = Number(arg("seed-base", dev ? "1" : "101"));
@@ -86,7 +89,19 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
     if (s.is_free_throw === g.is_free_throw) c.ftOk++;
     if (s.is_fouled === g.is_fouled) c.fouledOk++;
     c.scorerN++;
+    if (showMisses) {
+      const ev = lastShooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
+      const m = (k: string | null) => (k ? mapping.get(k) ?? "?" : null);
+      if (ev) evidenceRows.push({ game: gt.seed, t: g.release_seconds, truth: g.shooter, got: m(s.players.scorer), holder: m(ev.holder), approach: m(ev.approach), dribbler: m(ev.dribbler), near: ev.candidates.map((c) => [m(c.key), c.distance]) });
+    }
     if (s.players.scorer && mapping.get(s.players.scorer) === g.shooter) c.scorerOk++;
+    else if (showMisses) {
+      const got = s.players.scorer ? `${s.players.scorer} (= ${mapping.get(s.players.scorer) ?? "unmapped"})` : "nobody";
+      console.error(`  scorer miss at ${g.release_seconds.toFixed(2)} s: expected ${g.shooter}, got ${got}${g.is_free_throw ? " [free throw]" : ""}`);
+      const ev = lastShooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
+      const who = (k: string | null) => (k ? `${mapping.get(k) ?? "?"}/t${gt.players.find((p) => p.id === mapping.get(k))?.team ?? "?"}` : "-");
+      if (ev) console.error(`    holder ${who(ev.holder)} approach ${who(ev.approach)} dribbler ${who(ev.dribbler)} near spot ${ev.candidates.map((c) => `${who(c.key)}@${c.distance}m`).join(" ")}; shooter team t${gt.players.find((p) => p.id === g.shooter)?.team}`);
+    }
     if (g.assister || s.players.assister) {
       c.assistN++;
       if ((s.players.assister ? mapping.get(s.players.assister) : null) === g.assister) c.assistOk++;
@@ -136,6 +151,7 @@ async function main() {
     for (const k of Object.keys(a) as Array<keyof Counts>) a[k] += r.c[k];
     return a;
   }, zero());
+  if (showMisses) writeFileSync(path.join(outDir, "..", "shooter-evidence.jsonl"), evidenceRows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   const precision = t.pred ? t.matched / t.pred : 0, recall = t.gt ? t.matched / t.gt : 0;
   const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
   console.log(`\nAccuracy on ${rows.length} generated games (${dev ? "DEV seeds" : "held-out seeds"} ${seedBase}..${seedBase + games - 1}, ${seconds}s each, cameras ${cameras.join("/")})\n`);

@@ -155,6 +155,10 @@ export function buildDefaultDetector(orientation: "landscape" | "portrait" = "la
       stride: String(STRIDE),
       task: "detect",
       description: "hand-constructed colour-filter detector for synthetic footage (not trained)",
+      // Read by gpu-runner/vision/detector.ts: onnxruntime's "all" level rewrites this graph's 1×1
+      // convolutions into the blocked NCHWc layout plus reorders, which measured ~40 % slower per
+      // frame on CPU than "extended" (bench/detector-levels.ts).
+      graph_optimization_level: "extended",
     },
   });
 }

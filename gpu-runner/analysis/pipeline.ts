@@ -13,16 +13,20 @@ import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, worldNormed, t
 import { applyRosters, buildIdentities, voteJersey, type Roster } from "./players.ts";
 import { dominantOwner, lastSegmentBefore, mergeSamePlayer, ownersPerFrame, possessionSegments, type PossessionSegment } from "./possession.ts";
 import { detectShots, flightStartDetail, type ShotEvent } from "./shots.ts";
-import { feetUnderBall, fitHeightModel, pickShooter, type ShooterCandidate } from "./release.ts";
+import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter, type ShooterCandidate } from "./release.ts";
 import { clusterTeams, shirtColor, type RGB } from "./teams.ts";
 import { buildBallTrack, buildHoopTracks, PlayerTracker, trackBoxAt, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { AnalysisResult, Box, HighlightResult, Point, ShotResult } from "./types.ts";
 
 export const RUN_VERSION = 1;
 export const DEFAULT_ANALYSIS_FPS = 15;
+/** The ball's centre on the floor: its radius (0.12 m) over a ~1.95 m player. */
+const BALL_ON_FLOOR_RATIO = 0.06;
 
 /** Wall-clock split of the last analyzeGame call in this process (bench/runner.ts prints it). */
 export const lastRunTimings = { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, postMs: 0, frames: 0 };
+/** Why each shot of the last analyzeGame call got its shooter (bench/accuracy.ts --misses prints it). */
+export const lastShooterEvidence: Array<{ release_s: number; holder: string | null; approach: string | null; dribbler: string | null; candidates: Array<{ key: string; distance: number }>; shooter: string | null }> = [];
 /** Spec limit: at most 1920×1080 in either orientation. */
 const MAX_LONG_SIDE = 1920;
 const MAX_SHORT_SIDE = 1080;
@@ -254,6 +258,12 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
     is_three_point: boolean;
   }
   const heightModel = fitHeightModel(tracks);
+  lastShooterEvidence.length = 0;
+  const validIdentities = identities.filter((p) => p.valid);
+  const validKeys = new Set(validIdentities.map((p) => p.key));
+  // The approach window read for the ball carrier (seconds before release), every frame weighing the
+  // same; 2–3 s scored alike on the development games, shorter windows worse.
+  const APPROACH_S = 2.5;
   const drafts: Draft[] = events.map((ev) => {
     const hoop = hoops.find((h) => h.id === ev.hoop)!;
     const seg = lastSegmentBefore(segments, ev.rimFrame);
@@ -275,13 +285,33 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
     // air, roughly overhead (1.25 of the shooter's height).
     const implied = ballAt && heightModel ? feetUnderBall([ballAt.cx, ballAt.cy], heightModel, launchInfo?.held === false ? 1.25 : 0.5) : null;
     const impliedWorld = implied && hom ? applyH(hom, implied) : null;
+    // Who carried the ball over the approach (the dribble/hold before the release): a shooter hidden
+    // by a defender at the release usually held the ball, visibly, for most of the approach. Used
+    // when nobody stands near the ball's floor spot (the shooter then usually has no box).
+    const approach = dominantOwner(owners, release - Math.round(fps * APPROACH_S), release, { lateWeight: 0, eligible: (k) => validKeys.has(k) });
+    // Who dribbled: at each bounce of the approach the ball is on the floor, a point the homography
+    // maps exactly, and the dribbler stands within a metre of it while a defender stands farther.
+    const bounces = heightModel ? dribbleBounces(ball, release - Math.round(fps * APPROACH_S), release - 1, Math.max(2, Math.round(fps * 0.15)), (cy) => 0.15 * heightModel(cy)) : [];
+    const dribbler = pickDribbler(
+      bounces.slice(-3).flatMap((f) => {
+        const h = homographyAt(keySamples, hoop, f, fps);
+        const b = ball[f]!;
+        if (!h || !heightModel) return [];
+        const candidates: ShooterCandidate[] = [];
+        for (const p of validIdentities) {
+          const bx = identityBoxAt(p.trackIds, tracks, f, Math.round(fps * 0.2));
+          if (bx) candidates.push({ key: p.key, world: applyH(h, [bx.cx, bx.cy + bx.h / 2]) });
+        }
+        return [{ frame: f, candidates, spot: applyH(h, feetUnderBall([b.cx, b.cy], heightModel, BALL_ON_FLOOR_RATIO)) }];
+      }),
+    );
     let shooter: string | null = holder;
     let box = holder ? identityBoxAt(identities.find((p) => p.key === holder)!.trackIds, tracks, release, Math.round(fps * 0.5)) : null;
     let feet: Point | null = box ? [box.cx, box.cy + box.h / 2] : null;
     if (impliedWorld && hom) {
       const candidates: ShooterCandidate[] = [];
       const boxes = new Map<string, Box>();
-      for (const p of identities) {
+      for (const p of validIdentities) {
         // Up to a second away: a shooter hidden behind a defender at the release was usually seen
         // on the spot moments before.
         const b = identityBoxAt(p.trackIds, tracks, release, Math.round(fps * 1.0));
@@ -290,7 +320,8 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
         candidates.push({ key: p.key, world: applyH(hom, [b.cx, b.cy + b.h / 2]) });
       }
       const pick = pickShooter(candidates, impliedWorld, holder);
-      shooter = pick ? pick.key : holder;
+      lastShooterEvidence.push({ release_s: release / fps, holder, approach, candidates: candidates.map((c) => ({ key: c.key, distance: Math.round(100 * Math.hypot(c.world[0] - impliedWorld[0], c.world[1] - impliedWorld[1])) / 100 })).sort((a, b) => a.distance - b.distance).slice(0, 4), dribbler, shooter: dribbler ?? (pick ? pick.key : approach ?? holder) });
+      shooter = dribbler ?? (pick ? pick.key : approach ?? holder);
       box = pick ? boxes.get(pick.key)! : box;
       // Feet of the chosen player when they stand where the ball says; else the ball's spot.
       feet = pick && pick.distance <= 1.0 ? [box!.cx, box!.cy + box!.h / 2] : implied;

@@ -66,13 +66,17 @@ export function lastSegmentBefore(segs: PossessionSegment[], frame: number): Pos
   return best;
 }
 
-/** The owner held the ball most over [from, to], later frames weighing more (the release matters most). */
-export function dominantOwner(owners: Array<string | null>, from: number, to: number): string | null {
+/**
+ * The owner held the ball most over [from, to], later frames weighing more (the release matters
+ * most) unless `lateWeight` is 0; owners rejected by `eligible` (e.g. players never credited) are skipped.
+ */
+export function dominantOwner(owners: Array<string | null>, from: number, to: number, opts: { lateWeight?: number; eligible?: (key: string) => boolean } = {}): string | null {
+  const lateWeight = opts.lateWeight ?? 1;
   const w = new Map<string, number>();
   for (let f = Math.max(0, from); f <= to && f < owners.length; f++) {
     const o = owners[f];
-    if (o === null) continue;
-    w.set(o, (w.get(o) ?? 0) + 1 + (f - from) / Math.max(1, to - from));
+    if (o === null || (opts.eligible && !opts.eligible(o))) continue;
+    w.set(o, (w.get(o) ?? 0) + 1 + (lateWeight * (f - from)) / Math.max(1, to - from));
   }
   let best: string | null = null, bw = 0;
   for (const [k, v] of w) if (v > bw) { bw = v; best = k; }

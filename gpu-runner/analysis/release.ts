@@ -57,3 +57,52 @@ export function pickShooter(candidates: ShooterCandidate[], spot: Point, holder:
   }
   return best ? { key: best.key, distance: best.distance } : null;
 }
+
+/**
+ * Dribble bounces in [from, to]: frames where the ball (seen, not interpolated) is at its lowest in
+ * the image and rose by at least `minRise` pixels both in the `span` frames before and after. At a
+ * bounce the ball touches the floor, so its image point is a floor point the homography maps
+ * exactly, unlike the ball at the release, whose height above the floor must be guessed.
+ */
+export function dribbleBounces(ball: Array<{ cx: number; cy: number; interpolated?: boolean } | null>, from: number, to: number, span: number, minRise: (cy: number) => number): number[] {
+  const out: number[] = [];
+  const seen = (f: number) => {
+    const b = ball[f];
+    return b && !b.interpolated ? b : null;
+  };
+  for (let f = Math.max(span, from); f <= to && f + 1 < ball.length; f++) {
+    const b = seen(f);
+    if (!b) continue;
+    let lowest = true, before = 0, after = 0;
+    for (let d = 1; d <= span && lowest; d++) {
+      const p = seen(f - d), n = seen(f + d);
+      if ((p && p.cy > b.cy) || (n && n.cy > b.cy)) lowest = false;
+      if (p) before = Math.max(before, b.cy - p.cy);
+      if (n) after = Math.max(after, b.cy - n.cy);
+    }
+    const need = minRise(b.cy);
+    if (lowest && before >= need && after >= need) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The dribbler: at each bounce, the candidate whose feet stand nearest the bounce on the floor
+ * (within `maxDistance` metres) gets a vote; the most votes win, the later bounce breaking ties.
+ */
+export function pickDribbler(bounces: Array<{ frame: number; candidates: ShooterCandidate[]; spot: Point }>, maxDistance = 1.2): string | null {
+  const votes = new Map<string, { n: number; last: number }>();
+  for (const b of bounces) {
+    let best: ShooterCandidate | null = null, bd = Infinity;
+    for (const c of b.candidates) {
+      const d = Math.hypot(c.world[0] - b.spot[0], c.world[1] - b.spot[1]);
+      if (d < bd) { bd = d; best = c; }
+    }
+    if (!best || bd > maxDistance) continue;
+    const v = votes.get(best.key) ?? { n: 0, last: -1 };
+    votes.set(best.key, { n: v.n + 1, last: Math.max(v.last, b.frame) });
+  }
+  let win: string | null = null, wv = { n: 0, last: -1 };
+  for (const [k, v] of votes) if (v.n > wv.n || (v.n === wv.n && v.last > wv.last)) { win = k; wv = v; }
+  return win;
+}

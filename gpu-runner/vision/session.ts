@@ -28,10 +28,20 @@ export function executionProvider(log: (msg: string) => void = console.log): Exe
   return chosen;
 }
 
-export async function createSession(modelPath: string | Uint8Array, opts: { threads?: number; log?: (m: string) => void } = {}): Promise<ort.InferenceSession> {
+export type GraphOptimizationLevel = "disabled" | "basic" | "extended" | "all";
+
+/** Reads a model's `graph_optimization_level` metadata hint; anything else means the default ("all"). */
+export function optimizationLevelHint(raw: string | undefined): GraphOptimizationLevel | undefined {
+  return raw === "disabled" || raw === "basic" || raw === "extended" || raw === "all" ? raw : undefined;
+}
+
+export async function createSession(
+  modelPath: string | Uint8Array,
+  opts: { threads?: number; log?: (m: string) => void; optimizationLevel?: GraphOptimizationLevel } = {},
+): Promise<ort.InferenceSession> {
   const ep = executionProvider(opts.log);
   const base: ort.InferenceSession.SessionOptions = {
-    graphOptimizationLevel: "all",
+    graphOptimizationLevel: opts.optimizationLevel ?? "all",
     // One intra-op thread by default: ffmpeg decodes on the other core(s) at the same time, and on
     // the 2-core runner 2 ORT threads fighting the decoder measured slower (bench/runner.ts).
     intraOpNumThreads: opts.threads ?? Number(process.env.HOOPS_ORT_THREADS ?? 1),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectShots, flightStart } from "../../gpu-runner/analysis/shots.ts";
 import { dominantOwner, mergeSamePlayer, possessionSegments } from "../../gpu-runner/analysis/possession.ts";
+import { dribbleBounces, pickDribbler } from "../../gpu-runner/analysis/release.ts";
 import { buildBallTrack, buildHoopTracks, fillGaps, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/tracks.ts";
 import type { Detection } from "../../gpu-runner/vision/detector.ts";
 
@@ -84,5 +85,53 @@ describe("release and possession", () => {
     // A shot in between keeps them apart.
     expect(mergeSamePlayer(segs, 30, [40]).length).toBe(3);
     expect(dominantOwner(owners, 40, 60)).toBe("b");
+  });
+
+  it("reads the approach carrier: equal weights and only eligible players", () => {
+    // The shooter dribbles for 11 frames, then a defender overlaps the ball for the last 9.
+    const owners: Array<string | null> = [...Array(11).fill("shooter"), ...Array(9).fill("defender")];
+    expect(dominantOwner(owners, 0, 19)).toBe("defender"); // late frames weigh up to twice as much
+    expect(dominantOwner(owners, 0, 19, { lateWeight: 0 })).toBe("shooter");
+    // A fragment that is never credited (invalid identity) is skipped.
+    expect(dominantOwner(["junk", "junk", "junk", "a", null], 0, 4, { lateWeight: 0, eligible: (k) => k !== "junk" })).toBe("a");
+    expect(dominantOwner([null, null], 0, 1, { lateWeight: 0 })).toBeNull();
+  });
+});
+
+describe("dribbler", () => {
+  // Image y grows downwards: a bounce is the lowest point (largest y) of a dribble.
+  const dribble = (frames: number, period: number, floorY: number, handY: number) =>
+    Array.from({ length: frames }, (_, f) => ball(300, floorY - (floorY - handY) * Math.abs(Math.cos((Math.PI * (f + 0.5)) / period))));
+
+  it("finds each floor contact of a dribble, and none while the ball is held", () => {
+    const path = [...Array.from({ length: 10 }, () => ball(300, 200)), ...dribble(33, 11, 300, 200)];
+    const bounces = dribbleBounces(path, 0, path.length - 1, 3, () => 30);
+    // Contacts at f ≈ 10 + 5, 16, 27 (cos = 0 every 11 frames, offset by half a period).
+    expect(bounces.length).toBe(3);
+    for (const f of bounces) expect(path[f]!.cy).toBeGreaterThan(290);
+    // A held ball (flat) and a shallow wobble are not bounces.
+    expect(dribbleBounces(Array.from({ length: 20 }, (_, f) => ball(300, 200 + (f % 2))), 0, 19, 3, () => 30)).toEqual([]);
+    // Interpolated positions are guesses, never a contact.
+    const guessed = path.map((b) => (b ? { ...b, interpolated: true } : b));
+    expect(dribbleBounces(guessed, 0, path.length - 1, 3, () => 30)).toEqual([]);
+  });
+
+  it("credits the player standing nearest the bounces on the floor, not a defender farther off", () => {
+    const at = (frame: number, spot: [number, number]) => ({
+      frame,
+      spot,
+      candidates: [
+        { key: "shooter", world: [spot[0] + 0.4, spot[1]] as [number, number] },
+        { key: "defender", world: [spot[0] - 1.9, spot[1] + 0.3] as [number, number] },
+      ],
+    });
+    expect(pickDribbler([at(10, [5, 2]), at(20, [5.2, 2])])).toBe("shooter");
+    // Nobody within 1.2 m of the bounce: no vote.
+    expect(pickDribbler([{ frame: 1, spot: [0, 0], candidates: [{ key: "far", world: [2, 0] }] }])).toBeNull();
+    // Equal votes: the later bounce wins.
+    expect(pickDribbler([
+      { frame: 1, spot: [0, 0], candidates: [{ key: "a", world: [0.2, 0] }] },
+      { frame: 9, spot: [5, 0], candidates: [{ key: "b", world: [5.2, 0] }] },
+    ])).toBe("b");
   });
 });
