@@ -29,8 +29,10 @@ interface Counts {
   gt: number; pred: number; matched: number; madeOk: number; pointsOk: number; scorerOk: number; scorerN: number;
   teamOk: number; teamN: number; threeOk: number; ftOk: number; fouledOk: number; assistOk: number; assistN: number; reboundOk: number; reboundN: number;
   jerseyOk: number; jerseyN: number;
+  /** Metres between the reported and the true shot spot, per matched shot with a spot. */
+  locationErrors: number[];
 }
-const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, fouledOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0 });
+const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, fouledOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0, locationErrors: [] });
 
 async function ensureGame(seed: number, camera: CameraVariant): Promise<{ gt: GroundTruth; video: string }> {
   const size: SizeName = camera === "portrait" ? "portrait" : "720p";
@@ -86,6 +88,9 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
     if (s.made === g.made) c.madeOk++;
     if (s.points === g.points) c.pointsOk++;
     if (s.is_three_point === g.is_three_point) c.threeOk++;
+    const w = s.location.shot_world_normed;
+    // Normalised half-court: x spans 15 m, y 14 m.
+    if (w) c.locationErrors.push(Math.hypot((w[0] - g.court_position_normed[0]) * 15, (w[1] - g.court_position_normed[1]) * 14));
     if (s.is_free_throw === g.is_free_throw) c.ftOk++;
     if (s.is_fouled === g.is_fouled) c.fouledOk++;
     c.scorerN++;
@@ -148,9 +153,14 @@ async function main() {
     console.error(`${name}: ${r.error ?? `gt ${r.c.gt} pred ${r.c.pred} matched ${r.c.matched}`}`);
   }
   const t = rows.reduce((a, r) => {
-    for (const k of Object.keys(a) as Array<keyof Counts>) a[k] += r.c[k];
+    for (const k of Object.keys(a) as Array<keyof Counts>) {
+      if (k === "locationErrors") a.locationErrors.push(...r.c.locationErrors);
+      else a[k] += r.c[k];
+    }
     return a;
   }, zero());
+  const errs = [...t.locationErrors].sort((a, b) => a - b);
+  const q = (p: number) => (errs.length ? errs[Math.min(errs.length - 1, Math.floor(p * errs.length))].toFixed(2) : "n/a");
   if (showMisses) writeFileSync(path.join(outDir, "..", "shooter-evidence.jsonl"), evidenceRows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   const precision = t.pred ? t.matched / t.pred : 0, recall = t.gt ? t.matched / t.gt : 0;
   const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
@@ -172,6 +182,7 @@ async function main() {
   console.log(`| and-one (is_fouled) accuracy | ${pct(t.fouledOk, t.matched)}% | |`);
   console.log(`| assister accuracy | ${pct(t.assistOk, t.assistN)}% | |`);
   console.log(`| rebounder accuracy | ${pct(t.reboundOk, t.reboundN)}% | |`);
+  console.log(`| shot spot error, median / 90th percentile (m) | ${q(0.5)} / ${q(0.9)} | |`);
   console.log(`| jersey number accuracy (players with a read number) | ${pct(t.jerseyOk, t.jerseyN)}% | |`);
 }
 

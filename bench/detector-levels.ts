@@ -1,7 +1,7 @@
 // Per-frame time of the default detector under each onnxruntime graph optimization level, measured
 // side by side in one run (interleaved rounds, so machine load hits every level alike). It is why
 // the default model's metadata asks for "extended" (see models/build-default-detector.ts).
-//   npx tsx bench/detector-levels.ts [--frames 200] [--threads 1]
+//   npm run bench:detector -- [--frames 200] [--threads 1]
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";

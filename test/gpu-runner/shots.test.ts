@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { detectShots, flightStart } from "../../gpu-runner/analysis/shots.ts";
 import { dominantOwner, mergeSamePlayer, possessionSegments } from "../../gpu-runner/analysis/possession.ts";
-import { dribbleBounces, pickDribbler } from "../../gpu-runner/analysis/release.ts";
-import { buildBallTrack, buildHoopTracks, fillGaps, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/tracks.ts";
+import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter } from "../../gpu-runner/analysis/release.ts";
+import type { PlayerTrack } from "../../gpu-runner/analysis/tracks.ts";
+import { buildBallTrack, buildHoopTracks, fillGaps, PlayerTracker, trackBoxAt, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/tracks.ts";
 import type { Detection } from "../../gpu-runner/vision/detector.ts";
 
 const fps = 30;
@@ -133,5 +134,59 @@ describe("dribbler", () => {
       { frame: 1, spot: [0, 0], candidates: [{ key: "a", world: [0.2, 0] }] },
       { frame: 9, spot: [5, 0], candidates: [{ key: "b", world: [5.2, 0] }] },
     ])).toBe("b");
+  });
+});
+
+describe("shooter on the floor", () => {
+  // Players stand at feet rows 200..350; their boxes grow 0.4 px per row (h = 0.4·feetY − 20).
+  const tracks: PlayerTrack[] = [200, 250, 300, 350].map((feetY, id) => {
+    const h = 0.4 * feetY - 20;
+    return { id, frames: Array.from({ length: 30 }, (_, f) => f), boxes: Array.from({ length: 30 }, () => ({ cx: 100 + id * 50, cy: feetY - h / 2, w: h / 3, h })), colors: [], jerseyReads: [] };
+  });
+
+  it("fits box height against the feet row and puts the floor under a held ball", () => {
+    const model = fitHeightModel(tracks)!;
+    expect(model(300)).toBeCloseTo(100, 3);
+    // A ball at chest height (half the player's height) of a player whose feet are at row 300.
+    const feet = feetUnderBall([160, 300 - 0.5 * 100], model, 0.5);
+    expect(feet[1]).toBeCloseTo(300, 0);
+    expect(fitHeightModel(tracks.slice(0, 1).map((t) => ({ ...t, boxes: t.boxes.slice(0, 3), frames: t.frames.slice(0, 3) })))).toBeNull();
+  });
+
+  it("picks the player standing closest to the spot, within 1.8 m", () => {
+    const candidates = [
+      { key: "defender", world: [5, 1.9] as [number, number] },
+      { key: "shooter", world: [5, 0.3] as [number, number] },
+    ];
+    expect(pickShooter(candidates, [5, 0], null)).toEqual({ key: "shooter", distance: expect.closeTo(0.3, 5) });
+    expect(pickShooter(candidates, [5, -2], null)).toBeNull();
+    // The holder bonus gives the ball's holder a head start in metres.
+    expect(pickShooter(candidates, [5, 1.0], "defender", 1.8, 0.5)!.key).toBe("defender");
+  });
+});
+
+describe("player tracks", () => {
+  const person = (cx: number, color: [number, number, number]) => ({ kind: "person" as const, score: 0.9, cx, cy: 200, w: 30, h: 90, color });
+  const red: [number, number, number] = [200, 30, 30], blue: [number, number, number] = [30, 30, 200];
+
+  it("keeps two people apart when they cross, by shirt colour", () => {
+    const tracker = new PlayerTracker(4);
+    for (let f = 0; f <= 20; f++) tracker.update(f, [person(100 + f * 10, red), person(300 - f * 10, blue)]);
+    expect(tracker.tracks).toHaveLength(2);
+    const [a, b] = tracker.tracks;
+    expect(a.colors.every((c) => c[0] === 200)).toBe(true);
+    expect(b.colors.every((c) => c[2] === 200)).toBe(true);
+    expect(trackBoxAt(a, 20)!.cx).toBe(300);
+    expect(trackBoxAt(b, 20)!.cx).toBe(100);
+  });
+
+  it("bridges a short gap and starts a new track after a long one", () => {
+    const tracker = new PlayerTracker(4);
+    for (const f of [0, 1, 2, 5, 6]) tracker.update(f, [person(100, red)]); // hidden for 2 frames
+    expect(tracker.tracks).toHaveLength(1);
+    expect(trackBoxAt(tracker.tracks[0], 4, 1)!.cx).toBe(100);
+    expect(trackBoxAt(tracker.tracks[0], 4, 0)).toBeNull();
+    tracker.update(20, [person(100, red)]); // gone for 14 frames: a new track
+    expect(tracker.tracks).toHaveLength(2);
   });
 });

@@ -10,6 +10,8 @@ import { JERSEYS } from "../../scripts/synth/palette.ts";
 import { makeRenderer } from "../../scripts/synth/render.ts";
 import { simulateGame } from "../../scripts/synth/script.ts";
 import { readFileSync } from "node:fs";
+import ort from "onnxruntime-node";
+import { createSession, optimizationLevelHint } from "../../gpu-runner/vision/session.ts";
 
 describe("model contract", () => {
   it("parses Ultralytics names metadata (python dict literal) and JSON", () => {
@@ -40,6 +42,28 @@ describe("model contract", () => {
     const info = await readModelInfo(resolveDetectorModel());
     expect(info.inputDims).toEqual([1, 3, 384, 640]);
     expect(parseClassNames(info.metadata.names)).toEqual(["ball", "hoop", "person"]);
+  });
+
+  it("honours a model's graph optimization level hint, which does not change its output", async () => {
+    expect(optimizationLevelHint("extended")).toBe("extended");
+    expect(optimizationLevelHint("all")).toBe("all");
+    expect(optimizationLevelHint("fastest")).toBeUndefined();
+    expect(optimizationLevelHint(undefined)).toBeUndefined();
+    const info = await readModelInfo(resolveDetectorModel());
+    expect(info.metadata.graph_optimization_level).toBe("extended");
+    // Same frame through the default detector at both levels: same boxes and scores.
+    const input = new Float32Array(3 * 384 * 640);
+    for (let i = 0; i < input.length; i++) input[i] = (Math.sin(i * 0.013) + 1) / 2;
+    const outputs = [];
+    for (const level of ["all", "extended"] as const) {
+      const session = await createSession(info.bytes, { optimizationLevel: level, log: () => {} });
+      const r = await session.run({ images: new ort.Tensor("float32", input, [1, 3, 384, 640]) });
+      outputs.push(r[session.outputNames[0]].data as Float32Array);
+    }
+    expect(outputs[0].length).toBe(outputs[1].length);
+    let maxDiff = 0;
+    for (let i = 0; i < outputs[0].length; i++) maxDiff = Math.max(maxDiff, Math.abs(outputs[0][i] - outputs[1][i]) / Math.max(1, Math.abs(outputs[0][i])));
+    expect(maxDiff).toBeLessThan(1e-3);
   });
 });
 
