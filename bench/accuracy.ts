@@ -74,6 +74,9 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
   c.gt = gt.shots.length;
   c.pred = result.shots.length;
   const mapping = mapPlayers(result, gt);
+  const actions = readFileSync(result.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; start: number; end: number; player: string });
+  /** A detected player as the generated person it maps to, with that person's team (for --misses). */
+  const who = (k: string | null) => (k ? `${mapping.get(k) ?? "?"}/t${gt.players.find((p) => p.id === mapping.get(k))?.team ?? "?"}` : "-");
   const used = new Set<number>();
   for (const g of gt.shots) {
     let best = -1, bd = Infinity;
@@ -104,12 +107,15 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
       const got = s.players.scorer ? `${s.players.scorer} (= ${mapping.get(s.players.scorer) ?? "unmapped"})` : "nobody";
       console.error(`  scorer miss at ${g.release_seconds.toFixed(2)} s: expected ${g.shooter}, got ${got}${g.is_free_throw ? " [free throw]" : ""}`);
       const ev = lastShooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
-      const who = (k: string | null) => (k ? `${mapping.get(k) ?? "?"}/t${gt.players.find((p) => p.id === mapping.get(k))?.team ?? "?"}` : "-");
       if (ev) console.error(`    holder ${who(ev.holder)} approach ${who(ev.approach)} dribbler ${who(ev.dribbler)} near spot ${ev.candidates.map((c) => `${who(c.key)}@${c.distance}m`).join(" ")}; shooter team t${gt.players.find((p) => p.id === g.shooter)?.team}`);
     }
     if (g.assister || s.players.assister) {
       c.assistN++;
       if ((s.players.assister ? mapping.get(s.players.assister) : null) === g.assister) c.assistOk++;
+      else if (showMisses) {
+        const segs = actions.filter((a) => a.type === "possession" && a.end >= s.start_seconds - 5 && a.start <= s.start_seconds).map((a) => `${who(a.player)}@${a.start.toFixed(1)}-${a.end.toFixed(1)}`);
+        console.error(`  assist miss at ${g.release_seconds.toFixed(2)} s: expected ${g.assister ?? "none"}, got ${who(s.players.assister)}; scorer ${who(s.players.scorer)} (truth ${g.shooter}); possessions ${segs.join(" ")}`);
+      }
     }
     if (g.rebounder || s.players.rebounder) {
       c.reboundN++;

@@ -11,7 +11,7 @@ import { courtHomography, DEFAULT_KEY_COLOR, findKeyQuad, type KeyColorOptions }
 import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
 import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, worldNormed, type Homography } from "./geometry.ts";
 import { applyRosters, buildIdentities, voteJersey, type Roster } from "./players.ts";
-import { dominantOwner, lastSegmentBefore, mergeSamePlayer, ownersPerFrame, possessionSegments, type PossessionSegment } from "./possession.ts";
+import { dominantOwner, lastPasser, lastSegmentBefore, mergeSamePlayer, ownersPerFrame, possessionSegments, reboundSegment, type PossessionSegment } from "./possession.ts";
 import { detectShots, flightStartDetail, type ShotEvent } from "./shots.ts";
 import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter, type ShooterCandidate } from "./release.ts";
 import { clusterTeams, shirtColor, type RGB } from "./teams.ts";
@@ -22,6 +22,17 @@ export const RUN_VERSION = 1;
 export const DEFAULT_ANALYSIS_FPS = 10;
 /** The ball's centre on the floor: its radius (0.12 m) over a ~1.95 m player. */
 const BALL_ON_FLOOR_RATIO = 0.06;
+/**
+ * Assists (tuned on the development seeds): an opponent holding the ball longer than this took it (less
+ * is a pass flying past a defender or a defender covering the receiver); this long with nobody
+ * holding it ends the play; a hand-off that moves the ball less than this many player heights is
+ * one player's track split in two, not a pass.
+ */
+const ASSIST_OPPONENT_HOLD_S = 1.0;
+const ASSIST_MAX_GAP_S = 3.0;
+const PASS_MIN_TRAVEL_HEIGHTS = 0.5;
+/** A rebound is secured by holding the ball this long; shorter touches are the ball grazing a box. */
+const REBOUND_MIN_HOLD_S = 0.4;
 
 /** Wall-clock split of the last analyzeGame call in this process (bench/runner.ts prints it). */
 export const lastRunTimings = { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, postMs: 0, frames: 0 };
@@ -335,34 +346,31 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
   });
 
   const tags: Tag[] = [];
+  const teamOf = (k: string) => identities.find((p) => p.key === k)?.team_id ?? null;
   drafts.forEach((d, i) => {
     const scorer = d.shooter;
     if (scorer) tags.push({ shot: i, role: "scorer", player: scorer, confidence: d.shooterSeg && d.shooterSeg.end - d.shooterSeg.start >= 5 ? 0.9 : 0.6 });
-    // Assist: the teammate whose possession preceded the scorer's (the last pass), with no shot in between.
+    // Assist: the teammate who made the last pass to the scorer, with no shot in between.
     if (d.made && scorer && !d.is_free_throw) {
-      const teamOf = (k: string) => identities.find((p) => p.key === k)?.team_id ?? null;
-      const own = [...segments].reverse().find((x) => x.track === scorer && x.start <= d.release);
-      const prevShot = i > 0 ? drafts[i - 1].ev.endFrame : -1;
-      let passer: string | null = null;
-      // Walk back from the scorer's possession to the last teammate who had the ball, skipping
-      // brief touches by opponents standing next to the receiver (the tracker's overlap noise);
-      // a real opponent possession, a shot, or more than 2 s of nobody ends the search.
-      for (const x of own ? [...segments].reverse() : []) {
-        if (x.end >= own!.start) continue;
-        if (x.end <= prevShot || own!.start - x.end > fps * 2) break;
-        if (x.track === scorer) continue;
-        const t = teamOf(x.track);
-        if (t !== null && t === teamOf(scorer)) { passer = x.track; break; }
-        if (x.end - x.start >= fps * 0.5) break;
-      }
+      const passer = lastPasser(segments, scorer, d.release, {
+        opponentFrames: Math.round(fps * ASSIST_OPPONENT_HOLD_S),
+        maxGapFrames: Math.round(fps * ASSIST_MAX_GAP_S),
+        notBefore: i > 0 ? drafts[i - 1].ev.endFrame : -1,
+        teamOf,
+        ballTravelled: (fromEnd, toStart) => {
+          const a = nearestBall(ball, fromEnd, 3), b = nearestBall(ball, toStart, 3);
+          // Unknown ball positions count as a pass: the segments themselves say the ball changed hands.
+          if (!a || !b || !heightModel) return true;
+          return Math.hypot(a.cx - b.cx, a.cy - b.cy) >= PASS_MIN_TRAVEL_HEIGHTS * heightModel(b.cy);
+        },
+      });
       if (passer) tags.push({ shot: i, role: "assister", player: passer, confidence: 0.8 });
     }
-    // Rebound: the first possession after a miss, before the next shot.
+    // Rebound: the first player to secure the ball after a miss, within 6 s and before the next shot.
     if (!d.made) {
       const nextRelease = i + 1 < drafts.length ? drafts[i + 1].release : n;
-      const seg = segments.find((s) => s.start >= d.ev.rimFrame && s.start < nextRelease && s.start - d.ev.rimFrame <= fps * 6);
-      const reb = seg ? seg.track : null;
-      if (reb) tags.push({ shot: i, role: "rebounder", player: reb, confidence: 0.8 });
+      const seg = reboundSegment(segments, d.ev.rimFrame, Math.min(nextRelease, d.ev.rimFrame + Math.round(fps * 6) + 1), Math.round(fps * REBOUND_MIN_HOLD_S));
+      if (seg) tags.push({ shot: i, role: "rebounder", player: seg.track, confidence: 0.8 });
     }
   });
 

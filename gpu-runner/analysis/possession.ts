@@ -97,3 +97,59 @@ export function mergeSamePlayer(segs: PossessionSegment[], maxGapFrames: number,
   }
   return out;
 }
+
+export interface PasserRule {
+  /** An opponent holding the ball for more than this many frames took it: no assist. */
+  opponentFrames: number;
+  /** More frames than this with nobody holding the ball between two segments ends the search. */
+  maxGapFrames: number;
+  /** Segments ending at or before this frame belong to an earlier play (the previous shot). */
+  notBefore: number;
+  teamOf: (key: string) => number | null;
+  /**
+   * True when the ball travelled between the end of `from` and the start of `to` as a pass does.
+   * A teammate's segment that hands over without the ball moving is the scorer's own track split
+   * under another identity (overlap breaks tracks), not a pass.
+   */
+  ballTravelled: (fromEnd: number, toStart: number) => boolean;
+}
+
+/**
+ * The player who made the last pass to `scorer` before the release: walking back from the scorer's
+ * possession, the first teammate whose hand-off moved the ball. The scorer's own earlier segments
+ * extend the possession (a dribble interrupted by a defender's overlap); an opponent's touch shorter
+ * than `opponentFrames` is a ball flying past or a defender covering the receiver, not a steal.
+ */
+export function lastPasser(segs: PossessionSegment[], scorer: string, release: number, rule: PasserRule): string | null {
+  const scorerTeam = rule.teamOf(scorer);
+  if (scorerTeam === null) return null;
+  let own = -1;
+  for (let i = segs.length - 1; i >= 0; i--)
+    if (segs[i].track === scorer && segs[i].start <= release) { own = i; break; }
+  if (own < 0) return null;
+  let chainStart = segs[own].start;
+  for (let i = own - 1; i >= 0; i--) {
+    const x = segs[i];
+    if (x.end >= chainStart) continue;
+    if (x.end <= rule.notBefore || chainStart - x.end > rule.maxGapFrames) return null;
+    if (x.track === scorer) { chainStart = x.start; continue; }
+    if (rule.teamOf(x.track) === scorerTeam) {
+      if (rule.ballTravelled(x.end, chainStart)) return x.track;
+      chainStart = x.start;
+      continue;
+    }
+    if (x.end - x.start + 1 > rule.opponentFrames) return null;
+  }
+  return null;
+}
+
+/**
+ * Who took the rebound of a missed shot: the first player to hold the ball for at least
+ * `minFrames` in [from, to), else the first to touch it at all. A falling ball grazes the boxes of
+ * players under the rim for a frame or two before someone secures it; the one who secures it gets
+ * the rebound.
+ */
+export function reboundSegment(segs: PossessionSegment[], from: number, to: number, minFrames: number): PossessionSegment | null {
+  const candidates = segs.filter((s) => s.start >= from && s.start < to);
+  return candidates.find((s) => s.end - s.start + 1 >= minFrames) ?? candidates[0] ?? null;
+}

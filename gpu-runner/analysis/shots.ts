@@ -59,18 +59,30 @@ export function detectShots(ball: Array<BallObs | null>, hoops: HoopTrack[], opt
 }
 
 /**
+ * Hitting the rim takes the ball's downward speed away, so a ball seen at rim level (from 0.6 rim
+ * widths above to 0.5 below its centre) in more than this many seconds' worth of frames bounced off
+ * it; a clean make falls through that band in about 0.1 s (one frame at 10 fps, measured on the
+ * development games: every make 0-1 frames, every miss 3-5).
+ */
+const RIM_CONTACT_DWELL_S = 0.2;
+
+/**
  * The ball goes in when, after reaching rim level, it is seen at least twice below the rim inside the
  * rim's column and reaches well below it while still inside (through the net), before leaving
- * the column. A rim-out drifts out of the column as it falls.
+ * the column. A rim-out drifts out of the column as it falls; a ball that bounces off the rim towards
+ * or away from the camera stays in the column in the image but lingers at rim level first.
  */
 export function wentThrough(ball: Array<BallObs | null>, hoop: HoopTrack, from: number, to: number, fps: number): boolean {
-  let inside = 0, deepest = 0;
+  let inside = 0, deepest = 0, atRimLevel = 0;
   for (let f = from; f <= to; f++) {
     const b = ball[f];
     if (!b) continue;
     const r = hoop.boxes[f];
     const below = (b.cy - r.cy) / r.w;
-    if (below < 0.5) continue;
+    if (below < 0.5) {
+      if (below >= -0.6 && inside === 0 && ++atRimLevel > fps * RIM_CONTACT_DWELL_S) return false;
+      continue;
+    }
     const col = Math.abs(b.cx - r.cx) / r.w;
     if (col > 0.6) break;
     inside++;

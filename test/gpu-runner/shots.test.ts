@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectShots, flightStart } from "../../gpu-runner/analysis/shots.ts";
-import { dominantOwner, mergeSamePlayer, possessionSegments } from "../../gpu-runner/analysis/possession.ts";
+import { dominantOwner, lastPasser, mergeSamePlayer, possessionSegments, reboundSegment, type PasserRule } from "../../gpu-runner/analysis/possession.ts";
 import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter } from "../../gpu-runner/analysis/release.ts";
 import type { PlayerTrack } from "../../gpu-runner/analysis/tracks.ts";
 import { buildBallTrack, buildHoopTracks, fillGaps, PlayerTracker, trackBoxAt, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/tracks.ts";
@@ -35,6 +35,18 @@ describe("shot detection", () => {
 
   it("finds a miss that rims out sideways", () => {
     const shots = detectShots(shotPath(false), [hoop], { fps });
+    expect(shots).toHaveLength(1);
+    expect(shots[0].made).toBe(false);
+  });
+
+  it("calls a ball that lingers at rim level a miss even when it then falls inside the rim's column", () => {
+    // Off the front of the rim and towards the camera: in the image it pops up a little, hangs at
+    // rim level for 0.3 s, then drops straight down — the path of a make, but for the dwell.
+    const path = shotPath(true);
+    const contact = path.findIndex((b, f) => f > 30 && b !== null && b.cy === 97);
+    const bounce = Array.from({ length: 9 }, (_, k) => ball(400, 97 - 6 * Math.sin((Math.PI * (k + 1)) / 10)));
+    path.splice(contact + 1, 0, ...bounce);
+    const shots = detectShots(path, [hoop], { fps });
     expect(shots).toHaveLength(1);
     expect(shots[0].made).toBe(false);
   });
@@ -96,6 +108,58 @@ describe("release and possession", () => {
     // A fragment that is never credited (invalid identity) is skipped.
     expect(dominantOwner(["junk", "junk", "junk", "a", null], 0, 4, { lateWeight: 0, eligible: (k) => k !== "junk" })).toBe("a");
     expect(dominantOwner([null, null], 0, 1, { lateWeight: 0 })).toBeNull();
+  });
+});
+
+describe("last passer (assists)", () => {
+  const teams: Record<string, number> = { a1: 0, a2: 0, a3: 0, b1: 1, b2: 1 };
+  const seg = (track: string, start: number, end: number) => ({ track, start, end });
+  const rule = (over: Partial<PasserRule> = {}): PasserRule => ({
+    opponentFrames: 10, maxGapFrames: 30, notBefore: -1, teamOf: (k) => teams[k] ?? null, ballTravelled: () => true, ...over,
+  });
+
+  it("names the teammate who passed to the scorer", () => {
+    const segs = [seg("a1", 0, 20), seg("a2", 26, 60)];
+    expect(lastPasser(segs, "a2", 60, rule())).toBe("a1");
+    // Nobody passed to the first holder of the play.
+    expect(lastPasser(segs, "a1", 20, rule())).toBeNull();
+  });
+
+  it("skips a defender's brief touch but stops at a real change of possession", () => {
+    // The pass flies past b1 for 5 frames: still a1's assist.
+    expect(lastPasser([seg("a1", 0, 20), seg("b1", 22, 26), seg("a2", 28, 60)], "a2", 60, rule())).toBe("a1");
+    // b1 held it for 15 frames (more than 10): a steal and a turnover back, no assist.
+    expect(lastPasser([seg("a1", 0, 20), seg("b1", 22, 36), seg("a2", 38, 60)], "a2", 60, rule())).toBeNull();
+  });
+
+  it("joins the scorer's own segments split by a defender's overlap, and stops at the previous shot or a long gap", () => {
+    const segs = [seg("a1", 0, 20), seg("a2", 25, 40), seg("b2", 41, 45), seg("a2", 46, 60)];
+    expect(lastPasser(segs, "a2", 60, rule())).toBe("a1");
+    expect(lastPasser(segs, "a2", 60, rule({ notBefore: 20 }))).toBeNull();
+    expect(lastPasser([seg("a1", 0, 20), seg("a2", 60, 80)], "a2", 80, rule())).toBeNull();
+  });
+
+  it("treats a hand-off where the ball did not move as one player's split track", () => {
+    // a3 is the scorer's own track under another identity: the ball did not travel from a3 to a2.
+    const segs = [seg("a1", 0, 20), seg("a3", 25, 40), seg("a2", 41, 60)];
+    const travelled = (fromEnd: number, toStart: number) => !(fromEnd === 40 && toStart === 41);
+    expect(lastPasser(segs, "a2", 60, rule({ ballTravelled: travelled }))).toBe("a1");
+    expect(lastPasser(segs, "a2", 60, rule())).toBe("a3");
+  });
+
+  it("never credits a scorer without a team", () => {
+    expect(lastPasser([seg("a1", 0, 20), seg("x", 26, 60)], "x", 60, rule())).toBeNull();
+  });
+});
+
+describe("rebounder", () => {
+  const seg = (track: string, start: number, end: number) => ({ track, start, end });
+  it("credits the player who secures the ball, not one it grazed on the way down", () => {
+    const segs = [seg("shooter", 0, 10), seg("grazed", 22, 23), seg("secured", 25, 40), seg("later", 50, 60)];
+    expect(reboundSegment(segs, 20, 80, 4)?.track).toBe("secured");
+    // Only a brief touch before the next shot: that player is still the best guess.
+    expect(reboundSegment(segs, 20, 24, 4)?.track).toBe("grazed");
+    expect(reboundSegment(segs, 61, 80, 4)).toBeNull();
   });
 });
 

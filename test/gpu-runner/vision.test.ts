@@ -9,7 +9,10 @@ import { drawNumber } from "../../scripts/synth/font.ts";
 import { JERSEYS } from "../../scripts/synth/palette.ts";
 import { makeRenderer } from "../../scripts/synth/render.ts";
 import { simulateGame } from "../../scripts/synth/script.ts";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import onnxProto from "onnx-proto";
 import ort from "onnxruntime-node";
 import { createSession, optimizationLevelHint } from "../../gpu-runner/vision/session.ts";
 
@@ -98,6 +101,59 @@ describe("default detector on a rendered frame", () => {
     }
     // Two players standing one behind the other merge into one colour blob; allow that once or twice.
     expect(matched).toBeGreaterThanOrEqual(script.players.length - 2);
+  });
+});
+
+describe("a trained model dropped into the model directory", () => {
+  /**
+   * Stands in for a user's Ultralytics export: the default graph with its class rows reordered, an
+   * extra class the pipeline does not use, and the names written as Ultralytics writes them. If the
+   * loader assumed the default class order instead of reading the metadata, every kind would be wrong.
+   */
+  function exportLikeUltralytics(defaultModel: Uint8Array): Uint8Array {
+    const { onnx } = onnxProto;
+    const model = onnx.ModelProto.decode(defaultModel);
+    const graph = model.graph!;
+    const nodes = graph.node!, out = graph.output![0];
+    const producer = nodes.find((n) => n.output?.includes(out.name!))!;
+    producer.output = producer.output!.map((o) => (o === out.name ? "raw_output" : o));
+    // Default rows: cx, cy, w, h, ball, hoop, person. New: person, sports ball, backboard (a copy of hoop), rim.
+    const order = BigInt64Array.from([0n, 1n, 2n, 3n, 6n, 4n, 5n, 5n]);
+    graph.initializer!.push(onnx.TensorProto.create({ name: "class_order", dims: [order.length], dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(order.buffer) }));
+    nodes.push(onnx.NodeProto.create({ opType: "Gather", input: ["raw_output", "class_order"], output: [out.name!], name: "reorder_classes", attribute: [onnx.AttributeProto.create({ name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: 1 })] }));
+    out.type!.tensorType!.shape!.dim![1] = onnx.TensorShapeProto.Dimension.create({ dimValue: 8 });
+    model.metadataProps = (model.metadataProps ?? []).filter((p) => p.key !== "names");
+    model.metadataProps.push(onnx.StringStringEntryProto.create({ key: "names", value: "{0: 'person', 1: 'sports ball', 2: 'backboard', 3: 'rim'}" }));
+    return onnx.ModelProto.encode(model).finish();
+  }
+
+  it("is picked over the built-in model and read through its own class names", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hoops-models-"));
+    writeFileSync(path.join(dir, "detector.onnx"), exportLikeUltralytics(readFileSync(resolveDetectorModel())));
+    const previous = process.env.HOOPS_MODEL_DIR;
+    process.env.HOOPS_MODEL_DIR = dir;
+    let chosen: string;
+    try {
+      chosen = resolveDetectorModel("portrait");
+    } finally {
+      if (previous === undefined) delete process.env.HOOPS_MODEL_DIR;
+      else process.env.HOOPS_MODEL_DIR = previous;
+    }
+    // The trained model wins for both orientations (letterboxing fits any frame to its input).
+    expect(chosen).toBe(path.join(dir, "detector.onnx"));
+    const [trained, builtIn] = await Promise.all([loadYoloDetector(chosen), loadYoloDetector(resolveDetectorModel())]);
+    const script = simulateGame({ seed: 6, seconds: 4, fps: 30, players: 4 });
+    const r = makeRenderer(script, "wide", 640, 384, [0, 2]);
+    const frame = Buffer.alloc(640 * 384 * 3);
+    r.render(30, frame);
+    const summary = (dets: Awaited<ReturnType<typeof trained.detect>>) =>
+      dets.map((d) => `${d.kind}@${Math.round(d.cx)},${Math.round(d.cy)}`).sort();
+    const expected = summary(await builtIn.detect(frame));
+    expect(expected.some((d) => d.startsWith("ball@"))).toBe(true);
+    expect(expected.some((d) => d.startsWith("hoop@"))).toBe(true);
+    expect(expected.some((d) => d.startsWith("person@"))).toBe(true);
+    // 'backboard' is not a class the pipeline uses: one hoop per rim, not two.
+    expect(summary(await trained.detect(frame))).toEqual(expected);
   });
 });
 
