@@ -20,6 +20,7 @@ export default defineConfig({
                 MEDIA_SIGNING_SECRET: "test-media-signing-secret-0123456789",
                 ALLOW_LOOPBACK_URLS: "true",
                 DOH_URL: inject("dohUrl"),
+                HUB_BASE_URL: "https://hub.test",
               },
             },
           })),

@@ -42,6 +42,7 @@ import { registerTestWebhookEndpoint } from "./routes/webhook-endpoints/test";
 import { registerMediaEndpoints } from "./routes/media/get";
 import { registerCreateUpload } from "./routes/uploads/create";
 import { registerTusEndpoints } from "./routes/uploads/tus";
+import { registerMcpEndpoint } from "./routes/mcp/handle";
 
 export const API_VERSION = "1.0.0";
 
@@ -154,6 +155,8 @@ export function createApp() {
   registerMediaEndpoints(app);
   app.route("/", createAdminApi());
   app.route("/", createRunnerApi());
+  // The assistant tool server: a client of /v1 above, with the caller's key.
+  registerMcpEndpoint(app, API_VERSION);
 
   let matchers: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {

@@ -29,6 +29,8 @@ export interface Env {
   JOB_LEASE_SECONDS?: string;
   /** Public base URL override (for signed URLs behind a custom domain). */
   PUBLIC_BASE_URL?: string;
+  /** Base URL of the web hub that shows sessions; the assistant tools' `hub_url` is `<HUB_BASE_URL>/sessions/<id>` (null when unset). */
+  HUB_BASE_URL?: string;
   /** Stripe secret key for auto-recharge charges (services/payments.ts); unset ⇒ no charges. */
   STRIPE_SECRET_KEY?: string;
 }
