@@ -101,6 +101,7 @@ async function main() {
   API key       ${creds.api_key}
   Organization  ${creds.organization_id}
   Credentials   .local/dev.json
+  MCP server    ${stack.baseUrl}/mcp  (assistants: send the API key as Authorization: Bearer)
   Runner        one GPU runner process (logs prefixed [runner])
 
   Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
