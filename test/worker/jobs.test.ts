@@ -6,8 +6,9 @@ import * as schema from "../../drizzle/schema";
 import worker from "../../worker/index";
 import { newId } from "../../worker/ids";
 import { buildServices } from "../../worker/middleware/services";
-import { claimNextJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
+import { claimNextJob, completeJob, failJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
 import { lifecycleDeps } from "../../worker/services/lifecycle";
+import { JobResult } from "../../worker/schemas/runner";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
 
 const db = drizzle(env.DB, { schema });
@@ -321,5 +322,61 @@ describe("stranded jobs", () => {
     // The message prepares the job as usual.
     await prepare(seed);
     expect((await jobRow(seed.jobId)).status).toBe("ready");
+  });
+});
+
+describe("reports cut short", () => {
+  const depsNow = () => lifecycleDeps(buildServices(env, () => Math.floor(Date.now() / 1000)), "https://api.test");
+  /** Claims until this seed's job comes up (earlier tests of the file leave claimable jobs behind). */
+  async function claimJob(seed: { jobId: string }) {
+    for (let i = 0; i < 20; i++) {
+      const job = await claim();
+      if (job?.id === seed.jobId) return job;
+    }
+    throw new Error(`job ${seed.jobId} was never claimed`);
+  }
+
+  it("a repeated fail report finishes what the first could not (void, event)", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claimJob(seed);
+    // The first report dies after the state change, before the hold is voided.
+    const broken = { ...depsNow(), voidHold: async () => { throw new Error("D1 went away"); } };
+    await expect(failJob(broken, job.id, job.lease.id, "no_shots", "no shot attempts were detected")).rejects.toThrow("D1 went away");
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "no_shots" });
+    expect((await jobRow(seed.jobId)).status).toBe("failed");
+    expect((await usage(seed.sessionId)).status).toBe("held");
+    // The runner retries its report with the same lease.
+    const res = await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "no_shots", message: "no shot attempts were detected" });
+    expect(res.status).toBe(200);
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+  });
+
+  it("the cron voids or settles the hold of a session that finished while its runner never reported again", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const failed = await seedUploadSession(org);
+    await prepare(failed);
+    const failedJob = await claimJob(failed);
+    const broken = { ...depsNow(), voidHold: async () => { throw new Error("cut off") } };
+    await expect(failJob(broken, failedJob.id, failedJob.lease.id, "no_hoops", "no hoop was found in the video")).rejects.toThrow();
+
+    const done = await seedUploadSession(org);
+    await prepare(done);
+    const doneJob = await claimJob(done);
+    const noSettle = { ...depsNow(), settleHold: async () => { throw new Error("cut off") } };
+    await expect(completeJob(noSettle, doneJob.id, doneJob.lease.id, JobResult.parse(resultFor(61.2)))).rejects.toThrow();
+    expect((await row(done.sessionId)).status).toBe("processed");
+    expect((await usage(done.sessionId)).status).toBe("held");
+
+    const swept = await sweepJobs(depsNow());
+    expect(swept.reconciled).toBeGreaterThanOrEqual(2);
+    expect((await usage(failed.sessionId)).status).toBe("voided");
+    expect((await eventsFor(failed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+    expect(await usage(done.sessionId)).toMatchObject({ status: "settled", measuredSeconds: 62, settledCents: 9 });
+    expect((await eventsFor(done.sessionId)).map((e) => e.type)).toEqual(["session.processed"]);
+    // Nothing left to do on the next run.
+    expect((await sweepJobs(depsNow())).reconciled).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
 // conditional write, so two runners can never hold one job and a late or
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { highlights, jobs, players, sessions, shots, uploads } from "../../drizzle/schema";
+import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
 import { insertWhere, statement } from "../lib/sql";
@@ -332,17 +332,32 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
 
 // ------------------------------------------------------------------ fail
 
+/**
+ * A runner reports failure. The session and the job are failed in one D1 transaction (so a job is
+ * never `failed` under a session still `processing`), conditional on the lease; the follow-ups
+ * (void, event) are idempotent, and a repeated report with the same lease re-runs them, finishing
+ * what an earlier report was cut short of. The cron's reconcile step covers a runner that never
+ * repeats it.
+ */
 export async function failJob(deps: LifecycleDeps, jobId: string, leaseId: string, code: SessionErrorCode, message: string): Promise<void> {
   const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
   if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
-  // A repeated fail report with the same lease is answered like the first.
-  if (job.status === "failed" && job.leaseId === leaseId) return;
-  await requireLease(deps, jobId, leaseId);
-  // Keep the lease id on the failed job so a retried report is recognised.
-  await deps.db
-    .update(jobs)
-    .set({ status: "failed", leaseExpiresAt: null, updated: deps.now() })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")));
+  if (!(job.status === "failed" && job.leaseId === leaseId)) {
+    await requireLease(deps, jobId, leaseId);
+    const now = deps.now();
+    const holdsLease = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND lease_id = ${leaseId} AND status = 'leased')`;
+    await deps.db.batch([
+      deps.db
+        .update(sessions)
+        .set({ status: "failed", errorCode: code, errorMessage: message, updated: now, completedAt: now })
+        .where(and(eq(sessions.id, job.sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`, holdsLease)),
+      // Keeps the lease id on the failed job so a retried report is recognised.
+      deps.db
+        .update(jobs)
+        .set({ status: "failed", leaseExpiresAt: null, updated: now })
+        .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased"))),
+    ]);
+  }
   await failSession(deps, job.sessionId, code, message);
 }
 
@@ -379,9 +394,10 @@ export async function requestCancel(deps: LifecycleDeps, sessionId: string): Pro
  * Run by the cron. Fails sessions whose job has reported nothing for 24 hours
  * (`timeout`) and jobs whose lease expired after their last allowed attempt
  * (`unknown`); both still void the hold and emit `session.failed`. Re-sends
- * the queue message of jobs stranded in `pending`.
+ * the queue message of jobs stranded in `pending`, and settles or voids the
+ * hold of sessions that finished while their report was cut short.
  */
-export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number; requeued: number }> {
+export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number; requeued: number; reconciled: number }> {
   const now = deps.now();
   const stale = await deps.db
     .select({ sessionId: jobs.sessionId })
@@ -402,7 +418,39 @@ export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number
     const message = `Processing stopped reporting ${attempts} times; giving up.`;
     if (await failSession(deps, sessionId, "unknown", message)) exhaustedCount++;
   }
-  return { timedOut, exhausted: exhaustedCount, requeued: await requeueStrandedJobs(deps, now) };
+  return { timedOut, exhausted: exhaustedCount, requeued: await requeueStrandedJobs(deps, now), reconciled: await reconcileFinalSessions(deps) };
+}
+
+/**
+ * A session that reached `processed` or `failed` while its hold is still `held`: the report that
+ * finished it was cut short after the state change (settle, void or event failed) and its runner
+ * never repeated it. Settle or void now, and emit the event the session is owed; every step is
+ * idempotent. Nothing is left held for a session that is over.
+ */
+async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
+  const stuck = await deps.db
+    .select({ sessionId: sessions.id, status: sessions.status, durationSeconds: sessions.durationSeconds })
+    .from(usageEvents)
+    .innerJoin(sessions, eq(sessions.id, usageEvents.sessionId))
+    .where(and(eq(usageEvents.status, "held"), inArray(sessions.status, ["processed", "failed"])))
+    .limit(200);
+  let reconciled = 0;
+  for (const s of stuck) {
+    try {
+      if (s.status === "processed") {
+        await deps.settleHold(s.sessionId, s.durationSeconds ?? 0);
+        await deps.emitSessionEvent(s.sessionId, "session.processed");
+      } else {
+        await deps.voidHold(s.sessionId);
+        await deps.emitSessionEvent(s.sessionId, "session.failed");
+      }
+      reconciled++;
+    } catch (err) {
+      // One session's failure must not keep the others held; the next run tries it again.
+      console.error(JSON.stringify({ level: "error", msg: "reconcile failed", session: s.sessionId, error: String(err) }));
+    }
+  }
+  return reconciled;
 }
 
 /** A job still `pending` this long after submit lost its queue message. */
