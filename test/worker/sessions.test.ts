@@ -112,6 +112,14 @@ describe("POST /v1/sessions: the camera platform (Veo)", () => {
     const org = await createOrg({ creditsCents: 10_000 });
     await expectError(await submit(org, { source: { type: "veo", url: "https://public.example.test/game.mp4" } }), 400, "url_not_allowed", "source.url");
   });
+
+  it("accepts the spec's generic type platform as a synonym, answering with veo", async () => {
+    const org = await createOrg({ creditsCents: 10_000 });
+    const res = await submit(org, { source: { type: "platform", url: "https://app.veo.co/matches/20261122-u15-semi-77aa/" }, duration_seconds: 60 });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).source.type).toBe("veo");
+    await expectError(await submit(org, { source: { type: "platform", url: "https://public.example.test/game.mp4" } }), 400, "url_not_allowed", "source.url");
+  });
 });
 
 describe("POST /v1/sessions: uploads", () => {

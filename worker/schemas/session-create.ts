@@ -60,7 +60,10 @@ export const SubmitSessionBody = z
   .object({
     source: z
       .object({
-        type: z.enum(["upload", "url", "veo"]).optional().openapi({ description: "Derived when omitted; Veo links always become `veo`" }),
+        type: z
+          .enum(["upload", "url", "veo", "platform"])
+          .optional()
+          .openapi({ description: "Derived when omitted; Veo links always become `veo`. `platform` is accepted as a synonym of the camera platform's value (`veo`)" }),
         url: z.string().max(2048).optional(),
         upload_id: z.string().max(100).optional(),
       })
