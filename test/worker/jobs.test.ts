@@ -379,4 +379,23 @@ describe("reports cut short", () => {
     // Nothing left to do on the next run.
     expect((await sweepJobs(depsNow())).reconciled).toBe(0);
   });
+
+  it("the cron emits the event of a finished session whose event could not be queued", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claimJob(seed);
+    const noEvent = { ...depsNow(), emitSessionEvent: async () => { throw new Error("queue send failed") } };
+    await expect(failJob(noEvent, job.id, job.lease.id, "no_court", "the court (painted key) could not be located")).rejects.toThrow();
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect(await eventsFor(seed.sessionId)).toEqual([]);
+    // Reports still in flight get a minute's grace; after it the cron emits the missing event, once.
+    const later = lifecycleDeps(buildServices(env, () => Math.floor(Date.now() / 1000) + 120), "https://api.test");
+    expect((await sweepJobs(later)).reconciled).toBeGreaterThanOrEqual(1);
+    const emitted = await eventsFor(seed.sessionId);
+    expect(emitted.map((e) => e.type)).toEqual(["session.failed"]);
+    expect((emitted[0].data as any).object).toMatchObject({ status: "failed", error: { code: "no_court" } });
+    await sweepJobs(later);
+    expect((await eventsFor(seed.sessionId)).length).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@
 // heartbeat → complete | fail, plus the sweeps. Every transition is a
 // conditional write, so two runners can never hold one job and a late or
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
@@ -406,7 +406,7 @@ export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number
     .limit(200);
   let timedOut = 0;
   for (const { sessionId } of stale) {
-    if (await failSession(deps, sessionId, "timeout", "The job did not report back within 24 hours.")) timedOut++;
+    if (await sweepStep(sessionId, () => failSession(deps, sessionId, "timeout", "The job did not report back within 24 hours."))) timedOut++;
   }
   const exhausted = await deps.db
     .select({ sessionId: jobs.sessionId, attempts: jobs.attempts })
@@ -416,16 +416,19 @@ export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number
   let exhaustedCount = 0;
   for (const { sessionId, attempts } of exhausted) {
     const message = `Processing stopped reporting ${attempts} times; giving up.`;
-    if (await failSession(deps, sessionId, "unknown", message)) exhaustedCount++;
+    if (await sweepStep(sessionId, () => failSession(deps, sessionId, "unknown", message))) exhaustedCount++;
   }
   return { timedOut, exhausted: exhaustedCount, requeued: await requeueStrandedJobs(deps, now), reconciled: await reconcileFinalSessions(deps) };
 }
 
+/** How far back the cron looks for finished sessions whose event was never stored. */
+export const EVENT_CATCH_UP_SECONDS = 48 * 3600;
+
 /**
- * A session that reached `processed` or `failed` while its hold is still `held`: the report that
- * finished it was cut short after the state change (settle, void or event failed) and its runner
- * never repeated it. Settle or void now, and emit the event the session is owed; every step is
- * idempotent. Nothing is left held for a session that is over.
+ * Finishes what a report or sweep that was cut short after the state change left undone, for
+ * sessions that are over (`processed` or `failed`): a hold still `held` is settled or voided, and a
+ * missing `session.processed` / `session.failed` event (its queue send failed) is emitted. Every
+ * step is idempotent. Nothing stays held, and no finished session goes without its event.
  */
 async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
   const stuck = await deps.db
@@ -434,8 +437,25 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
     .innerJoin(sessions, eq(sessions.id, usageEvents.sessionId))
     .where(and(eq(usageEvents.status, "held"), inArray(sessions.status, ["processed", "failed"])))
     .limit(200);
+  const now = deps.now();
+  // Uses the (status, updated) index; a minute's grace leaves reports in flight alone.
+  const eventless = await deps.db
+    .select({ sessionId: sessions.id, status: sessions.status, durationSeconds: sessions.durationSeconds })
+    .from(sessions)
+    .where(
+      and(
+        inArray(sessions.status, ["processed", "failed"]),
+        gte(sessions.updated, now - EVENT_CATCH_UP_SECONDS),
+        lt(sessions.updated, now - 60),
+        sql`NOT EXISTS (SELECT 1 FROM events e WHERE e.org_id = ${sessions.orgId}
+          AND e.type = CASE ${sessions.status} WHEN 'processed' THEN 'session.processed' ELSE 'session.failed' END
+          AND json_extract(e.data, '$.object.id') = ${sessions.id})`,
+      ),
+    )
+    .limit(200);
+  const todo = new Map([...stuck, ...eventless].map((s) => [s.sessionId, s]));
   let reconciled = 0;
-  for (const s of stuck) {
+  for (const s of todo.values()) {
     try {
       if (s.status === "processed") {
         await deps.settleHold(s.sessionId, s.durationSeconds ?? 0);
@@ -446,11 +466,21 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
       }
       reconciled++;
     } catch (err) {
-      // One session's failure must not keep the others held; the next run tries it again.
+      // One session's failure must not hold up the others; the next run tries it again.
       console.error(JSON.stringify({ level: "error", msg: "reconcile failed", session: s.sessionId, error: String(err) }));
     }
   }
   return reconciled;
+}
+
+/** One session's step of a sweep; a failure is logged and left to the next run (the steps are idempotent). */
+async function sweepStep(sessionId: string, step: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await step();
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "sweep step failed", session: sessionId, error: String(err) }));
+    return false;
+  }
 }
 
 /** A job still `pending` this long after submit lost its queue message. */
