@@ -3,7 +3,7 @@
 // complete. Failures become the spec's `error.code` values.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { ClaimedJob, RunnerApi } from "./api";
+import { ApiRequestError, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
 import { downloadSource, DownloadError } from "./download";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
@@ -171,14 +171,50 @@ export async function runJob(ctx: JobContext): Promise<void> {
   }
 
   ctx.progress("complete", 99);
-  await api.complete(job.id, job.lease.id, {
+  await reportCompletion(api, job, {
     run_version: analysis.result.run_version,
     video: { duration_seconds: info.durationSeconds, width: info.width, height: info.height, fps: info.fps, ...renditions.video },
     artifacts: analysis.result.artifacts,
     shots: analysis.result.shots,
     highlights: analysis.result.highlights,
     players: analysis.result.players,
-  });
+  }, ctx.log, ctx.signal);
+}
+
+/** The API could not be told of a finished result in time: the job is handed back, not failed. */
+export class CompletionNotReported extends Error {}
+
+/** How long a finished result is worth retrying its report for (the heartbeat keeps the lease meanwhile). */
+export const COMPLETE_PATIENCE_MS = 15 * 60_000;
+
+/**
+ * Reports a finished result. The API client already retries a few times over half a minute; past
+ * that, an outage of the API would otherwise turn finished work into a failed session, so this
+ * keeps trying for minutes while the heartbeat loop holds the lease. Refusals (4xx, lease lost,
+ * revoked token) are not retried. If the API stays away, the job is handed back (see loop.ts).
+ */
+export async function reportCompletion(
+  api: Pick<RunnerApi, "complete">,
+  job: ClaimedJob,
+  result: unknown,
+  log: Pick<Logger, "warn">,
+  signal: AbortSignal,
+  patienceMs = COMPLETE_PATIENCE_MS,
+  pauseMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      await api.complete(job.id, job.lease.id, result);
+      return;
+    } catch (err) {
+      const refused = err instanceof FatalRunnerError || err instanceof LeaseLostError || (err instanceof ApiRequestError && err.status < 500 && err.status !== 429);
+      if (refused || signal.aborted) throw err;
+      if (Date.now() >= deadline) throw new CompletionNotReported(`the API did not accept the result for ${Math.round(patienceMs / 60_000)} minutes: ${(err as Error).message}`);
+      log.warn("could not report the finished result; retrying", { error: (err as Error).message });
+      await sleep(pauseMs * (0.5 + Math.random()), signal);
+    }
+  }
 }
 
 export async function cleanWorkDir(dir: string): Promise<void> {

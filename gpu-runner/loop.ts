@@ -9,9 +9,10 @@
 // them back so another runner picks them up at once.
 import path from "node:path";
 import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
-import { cleanWorkDir, JobFailure, runJob, type Pipeline } from "./job";
+import { cleanWorkDir, CompletionNotReported, JobFailure, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
+import { ToolUnavailableError } from "./media/run";
 
 export interface RunnerConfig {
   concurrency: number;
@@ -69,6 +70,15 @@ export class Runner {
     for (const controller of this.running.values()) controller.abort("shutdown" satisfies AbortReason);
   }
 
+  /** Stops at once, handing current jobs back; run() then rejects with `err`. */
+  private stopFatally(err: Error): void {
+    this.fatal ??= err;
+    this.stopping = true;
+    this.stopSignal.abort();
+    this.claimAbort.abort();
+    for (const c of this.running.values()) c.abort("fatal" satisfies AbortReason);
+  }
+
   get activeJobs(): number {
     return this.running.size;
   }
@@ -83,12 +93,8 @@ export class Runner {
       } catch (err) {
         if (this.stopping) break;
         if (err instanceof FatalRunnerError) {
-          this.fatal = err;
           this.log.error("the API refused the runner token; exiting", { error: err.message });
-          this.stopping = true;
-          this.stopSignal.abort();
-          this.claimAbort.abort();
-          for (const c of this.running.values()) c.abort("fatal" satisfies AbortReason);
+          this.stopFatally(err);
           break;
         }
         const wait = backoffMs(failures++, { attempts: Infinity, baseMs: 1000, maxMs: 60_000 });
@@ -108,8 +114,12 @@ export class Runner {
   private async handle(job: ClaimedJob, slot: number): Promise<void> {
     const log = this.log.child({ job_id: job.id, session_id: job.session, attempt: job.attempt, slot });
     const controller = new AbortController();
-    this.running.set(job.id, controller);
-    const workDir = path.join(this.config.workDir, job.id);
+    // Keyed by lease, not job: after a stalled heartbeat let the lease lapse, another slot of this
+    // runner can claim the same job while this one winds down, and neither may touch the other's
+    // controller or files.
+    const runKey = job.lease.id;
+    this.running.set(runKey, controller);
+    const workDir = path.join(this.config.workDir, `${job.id}-${job.lease.id}`);
     let stage = "claimed";
     let percent = 0;
     let lastLogged = -10;
@@ -151,7 +161,7 @@ export class Runner {
     } catch (err) {
       await this.report(job, controller, err, log);
     } finally {
-      this.running.delete(job.id);
+      this.running.delete(runKey);
       controller.abort("done");
       await heartbeats;
       if (!this.config.keepWork) await cleanWorkDir(workDir).catch(() => {});
@@ -164,11 +174,22 @@ export class Runner {
       if (reason === "lease_lost" || err instanceof LeaseLostError) {
         log.warn("lease lost; dropping the job (another runner has it)");
       } else if (reason === "shutdown" || reason === "fatal") {
-        if (reason === "shutdown") await this.api.release(job.id, job.lease.id, "runner shutting down");
+        // Handed back so another runner can take it at once (after a revoked token this is refused,
+        // and the lease runs out instead).
+        await this.api.release(job.id, job.lease.id, reason === "shutdown" ? "runner shutting down" : "runner stopping on a fatal error");
         log.warn("job handed back", { reason });
       } else if (reason === "cancel") {
         await this.api.fail(job.id, job.lease.id, "unknown", "Processing was cancelled by the operator.");
         log.warn("job cancelled on request");
+      } else if (err instanceof ToolUnavailableError) {
+        // The video is not at fault, and this runner can run no job: hand it back for a healthy
+        // runner and stop, rather than fail every job this host claims.
+        await this.api.release(job.id, job.lease.id, "the runner cannot start its media tools");
+        log.error("media tools cannot be started on this host; handing the job back and exiting", { error: err.message });
+        this.stopFatally(err);
+      } else if (err instanceof CompletionNotReported) {
+        await this.api.release(job.id, job.lease.id, "the finished result could not be reported");
+        log.error("job handed back: its result could not be reported", { error: err.message });
       } else if (err instanceof JobFailure) {
         await this.api.fail(job.id, job.lease.id, err.code, err.message);
         log.warn("job failed", { code: err.code, error: err.message });

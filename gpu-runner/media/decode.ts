@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { FFMPEG } from "./binaries.ts";
-import { killGracefully, MediaError } from "./run.ts";
+import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError, ToolUnavailableError } from "./run.ts";
 
 export interface DecodeOptions {
   /** Output frame size; the source is scaled to fit and padded (letterboxed), keeping its aspect. */
@@ -59,7 +59,9 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
     args.push("-filter_complex", `[0:v]split=2[m][s];[m]${vf}[main];[s]fps=${opts.stills.fps},format=rgb24[still]`);
     args.push("-map", "[main]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1", "-map", "[still]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:3");
   } else args.push("-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1");
-  const child = spawn(FFMPEG, args, { stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  const child = spawn(FFMPEG, args, { ...MEDIA_SPAWN_OPTIONS, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  let startError: Error | null = null;
+  child.on("error", (e) => (startError ??= e));
   if (opts.stills) {
     const stillBytes = srcW * srcH * 3;
     const onStill = opts.stills.onStill;
@@ -99,6 +101,7 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
       }
     }
     const code = await exited;
+    if (startError) throw new ToolUnavailableError(`ffmpeg could not be started: ${(startError as Error).message}`);
     if (opts.signal?.aborted) throw new MediaError("aborted");
     if (code !== 0) throw new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
   } finally {

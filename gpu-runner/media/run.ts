@@ -7,6 +7,21 @@ export class MediaError extends Error {
   }
 }
 
+/** A media tool could not be started at all (missing, not executable): a fault of this runner, never of the video. */
+export class ToolUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolUnavailableError";
+  }
+}
+
+/**
+ * Media tools run in their own process group (`detached`), so a Ctrl-C or a service manager's
+ * SIGTERM sent to the runner's group does not kill them mid-job: the runner decides (a first
+ * signal lets the job finish, a second cancels it through the AbortSignal).
+ */
+export const MEDIA_SPAWN_OPTIONS = { detached: true } as const;
+
 /**
  * Runs a media tool to completion and collects stdout. An AbortSignal sends SIGTERM and then,
  * after a grace period, SIGKILL, because ffmpeg sometimes ignores SIGTERM while flushing.
@@ -14,7 +29,7 @@ export class MediaError extends Error {
 export function runTool(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new MediaError("aborted"));
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(bin, args, { ...MEDIA_SPAWN_OPTIONS, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let err = "";
     child.stdout.on("data", (d: Buffer) => out.push(d));
@@ -24,7 +39,7 @@ export function runTool(bin: string, args: string[], signal?: AbortSignal): Prom
     });
     const onAbort = () => killGracefully(child);
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (e) => reject(new MediaError(`${bin}: ${e.message}`)));
+    child.on("error", (e) => reject(new ToolUnavailableError(`${bin} could not be started: ${e.message}`)));
     child.on("close", (code) => {
       signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) return reject(new MediaError("aborted", err));

@@ -91,8 +91,8 @@ async function waitForLog(runner: RunnerProcess, match: (line: string) => boolea
   }
 }
 
-function launch(extra: string[] = ["--pipeline", "media"]) {
-  const r = startRunner(stack.baseUrl, runnerToken, extra);
+function launch(extra: string[] = ["--pipeline", "media"], opts: Parameters<typeof startRunner>[3] = {}) {
+  const r = startRunner(stack.baseUrl, runnerToken, extra, opts);
   runners.push(r);
   return r;
 }
@@ -244,6 +244,29 @@ describe("job lifecycle end to end", () => {
     expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");
     // A hand-back does not use up an attempt.
     const claimed = second.logs.filter((l) => l.includes('"job claimed"') && l.includes(session.id)).map((l) => JSON.parse(l));
+    expect(claimed.map((c) => c.attempt)).toEqual([1]);
+  });
+
+  it("a signal to the runner's whole process group (Ctrl-C) still lets the current job finish", async () => {
+    const session = await submit(await uploadVideo(videos.long));
+    const runner = launch(["--pipeline", "media"], { group: true });
+    await waitForLog(runner, (l) => l.includes('"stage":"renditions"') && l.includes(session.id));
+    // What a terminal does on Ctrl-C: every process of the foreground group gets the signal.
+    process.kill(-runner.child.pid!, "SIGINT");
+    expect(await runner.exited).toBe(0);
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processed");
+  });
+
+  it("a runner whose media tools cannot start hands the job back and exits; a healthy runner processes it", async () => {
+    const session = await submit(await uploadVideo(videos.short));
+    const broken = launch(["--pipeline", "media"], { env: { FFPROBE_PATH: "/nonexistent/ffprobe", FFMPEG_PATH: "/nonexistent/ffmpeg" } });
+    expect(await broken.exited).toBe(1);
+    expect(broken.logs.join("\n")).toMatch(/media tools cannot be started/);
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
+    const healthy = launch();
+    expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");
+    // Handed back, not failed: the healthy runner's claim is the first counted attempt.
+    const claimed = healthy.logs.filter((l) => l.includes('"job claimed"') && l.includes(session.id)).map((l) => JSON.parse(l));
     expect(claimed.map((c) => c.attempt)).toEqual([1]);
   });
 
