@@ -278,6 +278,22 @@ describe("sweeps", () => {
     expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
   });
 
+  it("fails a job still running 24 hours after submit, even though its runner keeps heartbeating", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claim();
+    expect(job.id).toBe(seed.jobId);
+    // Hung work: the heartbeat keeps the job fresh, but it was submitted a day ago.
+    await db.update(schema.jobs).set({ created: Math.floor(Date.now() / 1000) - 24 * 3600 - 60 }).where(eqId(schema.jobs.id, seed.jobId));
+    expect((await runner(`/jobs/${job.id}/heartbeat`, { lease_id: job.lease.id })).status).toBe(200);
+    expect((await sweepJobs(depsAt(0))).timedOut).toBeGreaterThanOrEqual(1);
+    expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "timeout" });
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    // The runner learns it on its next heartbeat and stops.
+    await expectError(await runner(`/jobs/${job.id}/heartbeat`, { lease_id: job.lease.id }), 409, "lease_lost");
+  });
+
   it("a job whose lease expired after its last attempt fails with unknown", async () => {
     const org = await createOrg({ creditsCents: 5000 });
     const seed = await seedUploadSession(org);

@@ -2,7 +2,7 @@
 // heartbeat → complete | fail, plus the sweeps. Every transition is a
 // conditional write, so two runners can never hold one job and a late or
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
@@ -391,8 +391,8 @@ export async function requestCancel(deps: LifecycleDeps, sessionId: string): Pro
 // ------------------------------------------------------------------ sweeps
 
 /**
- * Run by the cron. Fails sessions whose job has reported nothing for 24 hours
- * (`timeout`) and jobs whose lease expired after their last allowed attempt
+ * Run by the cron. Fails sessions whose job has reported nothing for 24 hours,
+ * or has not finished 24 hours after submit (`timeout`) and jobs whose lease expired after their last allowed attempt
  * (`unknown`); both still void the hold and emit `session.failed`. Re-sends
  * the queue message of jobs stranded in `pending`, and settles or voids the
  * hold of sessions that finished while their report was cut short.
@@ -402,7 +402,9 @@ export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number
   const stale = await deps.db
     .select({ sessionId: jobs.sessionId })
     .from(jobs)
-    .where(and(inArray(jobs.status, ["pending", "ready", "leased"]), lt(jobs.updated, now - JOB_TIMEOUT_SECONDS)))
+    // Silent for 24 hours, or submitted more than 24 hours ago: a runner whose work hangs keeps
+    // heartbeating, and its lease alone would keep the session processing (and the hold held) forever.
+    .where(and(inArray(jobs.status, ["pending", "ready", "leased"]), or(lt(jobs.updated, now - JOB_TIMEOUT_SECONDS), lt(jobs.created, now - JOB_TIMEOUT_SECONDS))))
     .limit(200);
   let timedOut = 0;
   for (const { sessionId } of stale) {
