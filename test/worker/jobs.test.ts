@@ -87,6 +87,16 @@ function resultFor(duration = 61.2) {
   };
 }
 
+/** Stands in for the runner's uploads: every file a result names, stored where outputs land. */
+async function storeOutputs(sessionId: string, result: ReturnType<typeof resultFor>) {
+  const parsed = JobResult.parse(result);
+  const names = [
+    parsed.video.preview, parsed.video["1080p"], parsed.video["720p"], parsed.video["360p"], ...Object.values(parsed.artifacts),
+    ...parsed.highlights.flatMap((h) => [...Object.values(h.video), ...Object.values(h.preview)]),
+  ].filter((n): n is string => !!n);
+  for (const name of names) await env.MEDIA.put(`sessions/${sessionId}/outputs/${name}`, "x");
+}
+
 describe("runner authentication", () => {
   it("refuses missing, malformed and revoked runner tokens", async () => {
     await expectError(await call("/runner/v1/jobs/claim", { method: "POST", json: {} }), 401, "invalid_runner_token");
@@ -129,6 +139,13 @@ describe("job lifecycle", () => {
     // Asking again resumes the same target.
     const again: any = await (await runner(`/jobs/${job.id}/outputs`, { lease_id: job.lease.id, name: "renditions/720p.mp4", size: 10, content_type: "video/mp4" })).json();
     expect(again.upload_url).toBe(target.upload_url);
+
+    // Outputs the result names must exist before the job can complete (and the session be charged).
+    const missing = await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(61.2) });
+    expect((await expectError(missing, 400, "parameter_invalid", "video.preview")).message).toMatch(/'preview.jpg' was never uploaded/);
+    expect((await row(seed.sessionId)).status).toBe("processing");
+    expect((await usage(seed.sessionId)).status).toBe("held");
+    await storeOutputs(seed.sessionId, resultFor(61.2));
 
     const done = await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(61.2) });
     expect(done.status).toBe(200);
@@ -194,14 +211,21 @@ describe("job lifecycle", () => {
     const seed = await seedUploadSession(org);
     await prepare(seed);
     const first = await claim();
+    const reserve = (j: any) => runner(`/jobs/${j.id}/outputs`, { lease_id: j.lease.id, name: "renditions/720p.mp4", size: 10, content_type: "video/mp4" }).then((r) => r.json() as any);
+    const firstTarget = await reserve(first);
     await db.update(schema.jobs).set({ leaseExpiresAt: Math.floor(Date.now() / 1000) - 1 }).where(eqId(schema.jobs.id, seed.jobId));
     const second = await claim();
     expect(second.id).toBe(seed.jobId);
     expect(second.attempt).toBe(2);
     expect(second.lease.id).not.toBe(first.lease.id);
+    // The new attempt uploads its outputs afresh, never onto the first attempt's partial bytes.
+    const secondTarget = await reserve(second);
+    expect(secondTarget.upload_url).not.toBe(firstTarget.upload_url);
+    expect(secondTarget.offset).toBe(0);
     await expectError(await runner(`/jobs/${first.id}/heartbeat`, { lease_id: first.lease.id }), 409, "lease_lost");
     await expectError(await runner(`/jobs/${first.id}/complete`, { lease_id: first.lease.id, result: resultFor() }), 409, "lease_lost");
     expect((await row(seed.sessionId)).status).toBe("processing");
+    await storeOutputs(seed.sessionId, resultFor(30));
     expect((await runner(`/jobs/${second.id}/complete`, { lease_id: second.lease.id, result: resultFor(30) })).status).toBe(200);
     expect((await row(seed.sessionId)).status).toBe("processed");
     expect((await eventsFor(seed.sessionId)).length).toBe(1);
@@ -382,6 +406,7 @@ describe("reports cut short", () => {
     await prepare(done);
     const doneJob = await claimJob(done);
     const noSettle = { ...depsNow(), settleHold: async () => { throw new Error("cut off") } };
+    await storeOutputs(done.sessionId, resultFor(61.2));
     await expect(completeJob(noSettle, doneJob.id, doneJob.lease.id, JobResult.parse(resultFor(61.2)))).rejects.toThrow();
     expect((await row(done.sessionId)).status).toBe("processed");
     expect((await usage(done.sessionId)).status).toBe("held");

@@ -189,6 +189,43 @@ export function outputKey(sessionId: string, name: string): string {
   return `sessions/${sessionId}/outputs/${name}`;
 }
 
+/** Every output file a result names, with the field that names it. */
+function outputFilesOf(result: JobResult): Array<{ name: string; param: string }> {
+  const files: Array<{ name: string; param: string }> = [];
+  const add = (name: string | null | undefined, param: string) => name && files.push({ name, param });
+  for (const k of ["preview", "1080p", "720p", "360p"] as const) add(result.video[k], `video.${k}`);
+  for (const [k, v] of Object.entries(result.artifacts)) add(v, `artifacts.${k}`);
+  result.highlights.forEach((h, i) => {
+    for (const [k, v] of Object.entries(h.video)) add(v, `highlights.${i}.video.${k}`);
+    for (const [k, v] of Object.entries(h.preview)) add(v, `highlights.${i}.preview.${k}`);
+  });
+  return files;
+}
+
+/**
+ * A session is only charged for results that exist: every file the result names must have been
+ * uploaded completely (an unfinished tus upload has no object yet). One R2 listing of the session's
+ * outputs, not a request per file.
+ */
+async function assertOutputsStored(deps: LifecycleDeps, sessionId: string, result: JobResult): Promise<void> {
+  const files = outputFilesOf(result);
+  if (files.length === 0) return;
+  const prefix = outputKey(sessionId, "");
+  const stored = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await deps.env.MEDIA.list({ prefix, cursor });
+    for (const o of page.objects) stored.add(o.key);
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  const missing = files.find((f) => !stored.has(outputKey(sessionId, f.name)));
+  if (missing) {
+    throw new ApiError("parameter_invalid", `Output '${missing.name}' was never uploaded completely: send it through POST /runner/v1/jobs/{id}/outputs before completing the job.`, {
+      param: missing.param,
+    });
+  }
+}
+
 function checkCrossLinks(result: JobResult) {
   const shotKeys = new Set(result.shots.map((s) => s.key));
   const highlightKeys = new Set(result.highlights.map((h) => h.key));
@@ -226,6 +263,7 @@ export async function completeJob(deps: LifecycleDeps, jobId: string, leaseId: s
   const alreadyDone = existing.status === "done" && existing.leaseId === leaseId;
   if (!alreadyDone) {
     await requireLease(deps, jobId, leaseId);
+    await assertOutputsStored(deps, existing.sessionId, result);
     await storeResult(deps, existing, leaseId, result);
     const after = await deps.db.select({ status: jobs.status, leaseId: jobs.leaseId }).from(jobs).where(eq(jobs.id, jobId)).get();
     if (after?.status !== "done" || after.leaseId !== leaseId) {

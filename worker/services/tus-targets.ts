@@ -86,11 +86,6 @@ export async function createTusTarget(env: Env, baseUrl: string, spec: TusTarget
   return { uploadUrl: await signedUploadUrl(env, baseUrl, spec.id), status };
 }
 
-/** Current state of a target, or null when no such target was created. */
-export function getTusTargetStatus(env: Env, id: string): Promise<TusTargetStatus | null> {
-  return tusTargetStub(env, id).status();
-}
-
 /**
  * Mirrors a target's final state where the rest of the system looks for it.
  * Called by the Durable Object on every transition and retried from its alarm
@@ -98,8 +93,8 @@ export function getTusTargetStatus(env: Env, id: string): Promise<TusTargetStatu
  */
 export async function onTusTargetTransition(env: Env, spec: TusTargetSpec, state: Exclude<TusTargetState, "pending">, now: number): Promise<void> {
   if (spec.kind === "customer_upload") await syncUploadRow(drizzle(env.DB, { schema }), spec.id, state, now);
-  // runner_output targets have no row of their own: the runner reports its
-  // outputs and the API checks each one with getTusTargetStatus().
+  // runner_output targets have no row of their own: completing a job checks
+  // that every output it names exists in R2 (jobs.ts assertOutputsStored).
 }
 
 /** A pending target past its expiry is expired even before its alarm has run. */

@@ -34,7 +34,7 @@ export const createOutputRoute = createRoute({
   },
   responses: {
     200: {
-      description: "The tus upload URL. Asking again for the same name answers the same target, so uploads resume.",
+      description: "The tus upload URL. Asking again for the same name under the same lease answers the same target, so uploads resume; another lease gets a fresh one.",
       content: { "application/json": { schema: z.object({ name: z.string(), upload_url: z.string(), offset: z.number().int() }).openapi("OutputTarget") } },
     },
     409: errorResponse("`lease_lost`"),
@@ -47,8 +47,10 @@ export function registerRunnerCreateOutput(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid("json");
     const services = c.get("services");
     const job = await requireLease(services, c.req.valid("param").id, body.lease_id);
-    // Deterministic per (session, name): a retried reservation resumes the same upload.
-    const id = `out_${(await sha256Hex(`${job.sessionId}/${body.name}`)).slice(0, 40)}`;
+    // Deterministic per (session, lease, name): a retried reservation resumes the same upload, and
+    // a later attempt (another lease, perhaps another runner whose encoder makes a file of another
+    // size) starts afresh instead of appending to the bytes of the first.
+    const id = `out_${(await sha256Hex(`${job.sessionId}/${body.lease_id}/${body.name}`)).slice(0, 40)}`;
     const { uploadUrl, status } = await createTusTarget(c.env, publicBaseUrl(c.env, c.req.url), {
       id,
       kind: "runner_output",
