@@ -28,6 +28,9 @@ export interface RunnerConfig {
 
 type AbortReason = "shutdown" | "cancel" | "lease_lost" | "fatal";
 
+const HEARTBEAT_MIN_MS = 1_000;
+const HEARTBEAT_MAX_MS = 30_000;
+
 export class Runner {
   private stopping = false;
   /** Aborted at the first stop: wakes the loops' sleeps. */
@@ -206,8 +209,10 @@ export class Runner {
   private async heartbeatLoop(job: ClaimedJob, controller: AbortController, current: () => { stage: string; percent: number }, log: Logger) {
     let expiresAt = job.lease.expires_at;
     while (!controller.signal.aborted) {
+      // Half the remaining lease, at most 30 s: the expiry is on the API's clock, and a runner whose
+      // clock runs minutes behind would otherwise sleep past it.
       const untilExpiry = expiresAt * 1000 - Date.now();
-      await sleep(Math.max(1000, untilExpiry / 2), controller.signal);
+      await sleep(Math.min(HEARTBEAT_MAX_MS, Math.max(HEARTBEAT_MIN_MS, untilExpiry / 2)), controller.signal);
       if (controller.signal.aborted) return;
       try {
         const answer = await this.api.heartbeat(job.id, job.lease.id, current());

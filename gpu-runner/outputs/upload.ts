@@ -1,6 +1,6 @@
 // Uploads one output file resumably with tus-js-client: the API reserves a
-// tus target per (session, output name), so a retried upload resumes where
-// the last one stopped instead of starting over.
+// tus target per (session, lease, output name), so a retried upload within a
+// job resumes where the last one stopped instead of starting over.
 import { createReadStream, statSync } from "node:fs";
 import * as tus from "tus-js-client";
 import type { RunnerApi } from "../api";
@@ -18,6 +18,9 @@ export interface OutputFile {
 export async function uploadOutput(api: RunnerApi, jobId: string, leaseId: string, file: OutputFile, signal?: AbortSignal): Promise<void> {
   const size = statSync(file.path).size;
   const target = await api.createOutput(jobId, leaseId, file.name, size, file.contentType);
+  // A cancel that arrived while the target was being reserved: an abort listener added now would
+  // never fire, and the upload would run to the end.
+  if (signal?.aborted) throw new Error("aborted");
   if (target.offset >= size) return; // already complete
   let onAbort: (() => void) | undefined;
   try {

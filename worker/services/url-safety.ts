@@ -28,7 +28,8 @@ export class DohResolver implements HostResolver {
 
   private async query(name: string, type: string): Promise<string[]> {
     const url = `${this.endpoint}?name=${encodeURIComponent(name)}&type=${type}`;
-    const res = await this.fetcher(url, { headers: { Accept: "application/dns-json" } });
+    // A resolver that hangs must not hang a submit or a webhook delivery with it.
+    const res = await this.fetcher(url, { headers: { Accept: "application/dns-json" }, signal: AbortSignal.timeout(DOH_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`DNS-over-HTTPS lookup failed with HTTP ${res.status}`);
     const body = (await res.json()) as { Status: number; Answer?: Array<{ type: number; data: string }> };
     if (body.Status !== 0) return []; // NXDOMAIN, SERVFAIL …: treat as not resolvable
@@ -36,6 +37,9 @@ export class DohResolver implements HostResolver {
     return (body.Answer ?? []).filter((a) => a.type === wanted).map((a) => a.data);
   }
 }
+
+/** How long one DNS-over-HTTPS query may take. */
+export const DOH_TIMEOUT_MS = 5000;
 
 export interface UrlPolicy {
   resolver: HostResolver;
