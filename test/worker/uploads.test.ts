@@ -214,6 +214,31 @@ describe("tus on the upload URL", () => {
     expect(await sha256(await object!.arrayBuffer())).toBe(await sha256(bytes));
   });
 
+  it("completes an upload whose last PATCH brought every byte plus extra ones (413, nothing left pending)", async () => {
+    const org = await createOrg();
+    const bytes = randomBytes(10);
+    const up = await reserve(org.key, { content_type: "video/mp4", size: 10 });
+    // Chunked, no Content-Length: the extra bytes are only found once the file's own have arrived.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.enqueue(randomBytes(5));
+        controller.close();
+      },
+    });
+    const res = await send(up.upload_url, {
+      method: "PATCH",
+      body,
+      duplex: "half",
+      headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+    } as RequestInit);
+    expect((await expectError(res, 413, "payload_too_large")).message).toMatch(/offset 10 were kept/);
+    // Complete at once, without a HEAD to nudge it.
+    expect((await uploadRow(up.id))!.status).toBe("complete");
+    const object = await env.MEDIA.get(`uploads/${org.orgId}/${up.id}`);
+    expect(await sha256(await object!.arrayBuffer())).toBe(await sha256(bytes));
+  });
+
   it("refuses a wrong offset with 409 and the server's offset", async () => {
     const org = await createOrg();
     const up = await reserve(org.key, { content_type: "video/mp4", size: 100 });

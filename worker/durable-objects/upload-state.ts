@@ -208,6 +208,9 @@ export class UploadState extends DurableObject<Env> {
       this.release();
     }
     if (overflow) {
+      // The bytes kept may be all of them (the extra came after the last byte of the file): finish
+      // the upload now rather than leave it pending until someone asks for its state.
+      await this.finishIfAllBytesLanded(spec);
       const kept = this.offset(spec);
       return room <= MAX_CHUNK_BYTES
         ? this.fail("payload_too_large", `The body goes past Upload-Length (${spec.size} bytes); bytes up to offset ${kept} were kept.`)
