@@ -11,6 +11,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { backoffMs, sleep } from "./api";
+import { HostFaultError } from "./host-fault";
 
 export class DownloadError extends Error {
   constructor(
@@ -22,6 +23,9 @@ export class DownloadError extends Error {
   }
 }
 
+/** A download attempt that receives nothing for this long is abandoned (and resumed). */
+export const IDLE_TIMEOUT_MS = 60_000;
+
 export interface DownloadOptions {
   /** Origin of the API: its own URLs are trusted and not DNS-checked. */
   apiOrigin: string;
@@ -30,6 +34,8 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   onProgress?: (bytes: number, total: number | null) => void;
   attempts?: number;
+  /** Abandon an attempt after this long without data (default IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
 
 export async function resolvePinnedAddress(hostname: string, allowLoopback: boolean): Promise<{ address: string; family: number }> {
@@ -44,7 +50,7 @@ export async function resolvePinnedAddress(hostname: string, allowLoopback: bool
   return answers[0];
 }
 
-function request(url: URL, headers: Record<string, string>, pinned: { address: string; family: number } | null, signal?: AbortSignal) {
+function request(url: URL, headers: Record<string, string>, pinned: { address: string; family: number } | null, idleMs: number, signal?: AbortSignal) {
   const lib = url.protocol === "https:" ? https : http;
   const pinnedLookup: LookupFunction | undefined = pinned
     ? (_host, opts, cb) => {
@@ -55,6 +61,9 @@ function request(url: URL, headers: Record<string, string>, pinned: { address: s
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = lib.get(url, { headers, signal, ...(pinnedLookup ? { lookup: pinnedLookup } : {}) }, resolve);
     req.on("error", reject);
+    // A source that stops sending must not hang the job: the attempt fails and the next one
+    // resumes with a Range request.
+    req.setTimeout(idleMs, () => req.destroy(new Error(`no data for ${idleMs / 1000} s`)));
   });
 }
 
@@ -65,14 +74,16 @@ export async function downloadSource(url: string, dest: string, opts: DownloadOp
   if (!trusted && target.protocol !== "https:" && !opts.allowLoopback) {
     throw new DownloadError("only https:// links can be fetched", "source_invalid");
   }
-  const attempts = opts.attempts ?? 6;
+  // The API's own signed URLs (uploaded files) get more patience: a blip of ours must not fail the
+  // customer's session as `source_unavailable`.
+  const attempts = opts.attempts ?? (trusted ? 12 : 6);
   let total: number | null = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const have = existsSync(dest) ? statSync(dest).size : 0;
     if (total !== null && have >= total) return have;
     try {
       const pinned = trusted ? null : await resolvePinnedAddress(target.hostname, opts.allowLoopback ?? false);
-      const res = await request(target, have > 0 ? { Range: `bytes=${have}-` } : {}, pinned, opts.signal);
+      const res = await request(target, have > 0 ? { Range: `bytes=${have}-` } : {}, pinned, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS, opts.signal);
       const status = res.statusCode ?? 0;
       if (status === 416 && have > 0) {
         res.resume();
@@ -101,16 +112,17 @@ export async function downloadSource(url: string, dest: string, opts: DownloadOp
           opts.onProgress?.(received, total);
         });
         res.on("error", reject);
-        out.on("error", reject);
+        // Writing the local copy failed (disk full, permissions): the host's fault, not the source's.
+        out.on("error", (e) => reject(new HostFaultError(`cannot write ${dest}: ${e.message}`)));
         out.on("finish", resolve);
         res.pipe(out);
       });
       if (total === null || received >= total) return received;
       throw new Error(`connection closed at ${received} of ${total} bytes`);
     } catch (err) {
-      if (err instanceof DownloadError || opts.signal?.aborted) throw err;
+      if (err instanceof DownloadError || err instanceof HostFaultError || opts.signal?.aborted) throw err;
       if (attempt === attempts - 1) throw new DownloadError(`download failed: ${(err as Error).message}`, "source_unavailable");
-      await sleep(backoffMs(attempt, { attempts, baseMs: 500, maxMs: 10_000 }), opts.signal);
+      await sleep(backoffMs(attempt, { attempts, baseMs: 500, maxMs: trusted ? 30_000 : 10_000 }), opts.signal);
     }
   }
   throw new DownloadError("download failed", "source_unavailable");

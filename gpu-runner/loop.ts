@@ -12,7 +12,7 @@ import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, ty
 import { cleanWorkDir, CompletionNotReported, JobFailure, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
-import { ToolUnavailableError } from "./media/run";
+import { HostFaultError } from "./host-fault";
 
 export interface RunnerConfig {
   concurrency: number;
@@ -184,11 +184,11 @@ export class Runner {
       } else if (reason === "cancel") {
         await this.api.fail(job.id, job.lease.id, "unknown", "Processing was cancelled by the operator.");
         log.warn("job cancelled on request");
-      } else if (err instanceof ToolUnavailableError) {
-        // The video is not at fault, and this runner can run no job: hand it back for a healthy
+      } else if (err instanceof HostFaultError) {
+        // The video is not at fault, and this host can run no job: hand it back for a healthy
         // runner and stop, rather than fail every job this host claims.
-        await this.api.release(job.id, job.lease.id, "the runner cannot start its media tools");
-        log.error("media tools cannot be started on this host; handing the job back and exiting", { error: err.message });
+        await this.api.release(job.id, job.lease.id, "the runner's host is faulty");
+        log.error("this host cannot run jobs (media tools or work directory); handing the job back and exiting", { error: err.message });
         this.stopFatally(err);
       } else if (err instanceof CompletionNotReported) {
         await this.api.release(job.id, job.lease.id, "the finished result could not be reported");

@@ -2,7 +2,8 @@
 import { mkdir } from "node:fs/promises";
 import { decodeFrames, letterboxFor, type Letterbox } from "../media/decode.ts";
 import { probe, type VideoInfo } from "../media/probe.ts";
-import { MediaError, ToolUnavailableError } from "../media/run.ts";
+import { HostFaultError } from "../host-fault.ts";
+import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
 import { loadYoloDetector, resolveDetectorModel, type Detection, type Detector } from "../vision/detector.ts";
 import { loadJerseyReader, type JerseyReader } from "../vision/jersey-ocr.ts";
@@ -98,7 +99,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
   try {
     info = await probe(input.videoPath, input.signal);
   } catch (e) {
-    if (input.signal?.aborted || e instanceof ToolUnavailableError) throw e;
+    if (input.signal?.aborted || e instanceof HostFaultError) throw e;
     throw new AnalysisError("source_invalid", `not a readable video: ${(e as Error).message}`);
   }
   if (!(info.width > 0 && info.height > 0 && info.fps > 0)) throw new AnalysisError("source_invalid", "video has no frames");

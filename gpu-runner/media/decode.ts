@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { FFMPEG } from "./binaries.ts";
-import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError, ToolUnavailableError } from "./run.ts";
+import { HostFaultError } from "../host-fault.ts";
+import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError } from "./run.ts";
 
 export interface DecodeOptions {
   /** Output frame size; the source is scaled to fit and padded (letterboxed), keeping its aspect. */
@@ -101,7 +102,7 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
       }
     }
     const code = await exited;
-    if (startError) throw new ToolUnavailableError(`ffmpeg could not be started: ${(startError as Error).message}`);
+    if (startError) throw new HostFaultError(`ffmpeg could not be started: ${(startError as Error).message}`);
     if (opts.signal?.aborted) throw new MediaError("aborted");
     if (code !== 0) throw new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
   } finally {

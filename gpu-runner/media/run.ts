@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { HostFaultError } from "../host-fault.ts";
 
 export class MediaError extends Error {
   constructor(message: string, readonly stderr = "") {
@@ -7,13 +8,6 @@ export class MediaError extends Error {
   }
 }
 
-/** A media tool could not be started at all (missing, not executable): a fault of this runner, never of the video. */
-export class ToolUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolUnavailableError";
-  }
-}
 
 /**
  * Media tools run in their own process group (`detached`), so a Ctrl-C or a service manager's
@@ -39,7 +33,7 @@ export function runTool(bin: string, args: string[], signal?: AbortSignal): Prom
     });
     const onAbort = () => killGracefully(child);
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (e) => reject(new ToolUnavailableError(`${bin} could not be started: ${e.message}`)));
+    child.on("error", (e) => reject(new HostFaultError(`${bin} could not be started: ${e.message}`)));
     child.on("close", (code) => {
       signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) return reject(new MediaError("aborted", err));

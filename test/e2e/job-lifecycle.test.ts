@@ -261,7 +261,7 @@ describe("job lifecycle end to end", () => {
     const session = await submit(await uploadVideo(videos.short));
     const broken = launch(["--pipeline", "media"], { env: { FFPROBE_PATH: "/nonexistent/ffprobe", FFMPEG_PATH: "/nonexistent/ffmpeg" } });
     expect(await broken.exited).toBe(1);
-    expect(broken.logs.join("\n")).toMatch(/media tools cannot be started/);
+    expect(broken.logs.join("\n")).toMatch(/this host cannot run jobs/);
     expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
     const healthy = launch();
     expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");

@@ -7,12 +7,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadSource, DownloadError, resolvePinnedAddress } from "../../gpu-runner/download";
+import { HostFaultError } from "../../gpu-runner/host-fault";
 
 const body = randomBytes(300_000);
 let server: Server;
 let base: string;
 const rangesSeen: string[] = [];
 let cutNextResponse = false;
+let stallNextResponse = false;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -33,6 +35,12 @@ beforeAll(async () => {
       "Content-Length": String(chunk.length),
       ...(range ? { "Content-Range": `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
     });
+    if (stallNextResponse) {
+      // Send part of the bytes, then go silent with the connection open.
+      stallNextResponse = false;
+      res.write(chunk.subarray(0, 100_000));
+      return;
+    }
     if (cutNextResponse) {
       // Send part of the bytes, then drop the connection mid-transfer.
       cutNextResponse = false;
@@ -75,6 +83,20 @@ describe("downloadSource", () => {
     expect(rangesSeen.length).toBeGreaterThanOrEqual(2);
     expect(rangesSeen[1]).toMatch(/^bytes=\d+-$/);
     expect(sha(readFileSync(dest))).toBe(sha(body));
+  });
+
+  it("abandons an attempt whose source goes silent, and resumes it", async () => {
+    const dest = path.join(dir, "stalled.bin");
+    stallNextResponse = true;
+    rangesSeen.length = 0;
+    await downloadSource(`${base}/file`, dest, { apiOrigin: base, attempts: 3, idleTimeoutMs: 300 });
+    expect(rangesSeen[1]).toBe("bytes=100000-");
+    expect(sha(readFileSync(dest))).toBe(sha(body));
+  });
+
+  it("blames the host, not the source, when the local copy cannot be written", async () => {
+    const dest = path.join(dir, "no-such-dir", "d.bin");
+    await expect(downloadSource(`${base}/file`, dest, { apiOrigin: base, attempts: 2 })).rejects.toBeInstanceOf(HostFaultError);
   });
 
   it("maps a 404 to source_unavailable and does not follow redirects", async () => {
