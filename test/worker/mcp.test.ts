@@ -79,6 +79,23 @@ describe("tool server", () => {
     await expect(client.callTool({ name: "delete_everything", arguments: {} })).resolves.toMatchObject({ isError: true });
   });
 
+  it("answers CORS preflights, so browser-based clients can connect", async () => {
+    const res = await call("/mcp", {
+      method: "OPTIONS",
+      headers: { Origin: "https://inspector.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("authorization");
+    const post = await call("/mcp", {
+      method: "POST",
+      headers: { Origin: "https://inspector.example", "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(post.status).toBe(200);
+    expect(post.headers.get("Access-Control-Allow-Origin")).toBe("*");
+  });
+
   it("answers GET with 405: the server is stateless", async () => {
     const res = await call("/mcp", { method: "GET", headers: { Accept: "text/event-stream" } });
     expect(res.status).toBe(405);

@@ -3,6 +3,7 @@
 // the caller's key, so they are authenticated and rate-limited exactly like direct API calls.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Hono } from "hono";
+import { cors } from "hono/cors";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
 import { createApiClient } from "../../mcp/api-client";
@@ -12,6 +13,18 @@ import { parseBearer } from "../../middleware/auth";
 export const MCP_PATH = "/mcp";
 
 export function registerMcpEndpoint(app: Hono<AppEnv>, version: string) {
+  // Browser-based MCP clients (the MCP Inspector, web assistants) call from other origins. The key
+  // travels in the Authorization header, never in cookies, so any origin may call.
+  app.use(
+    MCP_PATH,
+    cors({
+      origin: "*",
+      allowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+      allowHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID"],
+      exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version", "Request-Id"],
+      maxAge: 86_400,
+    }),
+  );
   app.post(MCP_PATH, async (c) => {
     const authorization = c.req.header("Authorization");
     const api = parseBearer(authorization)
