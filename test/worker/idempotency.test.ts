@@ -7,7 +7,7 @@ import { SubmitSessionBody } from "../../worker/schemas/session-create";
 import { durableIdempotencyStore, requestFingerprint } from "../../worker/services/idempotency";
 import { submitSession, type SubmitDeps, type SubmitFaultPoint } from "../../worker/services/sessions";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
-import { jobsOf, sessionsOf, usageEventsOf, videoUrl } from "./session-fixtures";
+import { insertUpload, jobsOf, sessionsOf, usageEventsOf, videoUrl } from "./session-fixtures";
 
 const submit = (org: TestOrg, json: unknown, key?: string) =>
   call("/v1/sessions", { method: "POST", key: org.key, json, headers: key === undefined ? {} : { "Idempotency-Key": key } });
@@ -136,6 +136,37 @@ describe("recovery: a retry after a failure between any two steps completes what
       expect(((await replay.json()) as any).id).toBe(session.id);
     });
   }
+
+  it("a stalled attempt whose lock a retry took over: both commit the same ids, one session, no false 402", async () => {
+    const org = await createOrg({ creditsCents: 10_000 });
+    // An upload source: no dedupe key, so only the recovery ids can tell the two attempts apart.
+    const uploadId = await insertUpload(org, { size: 90_000_000 });
+    const raw = { source: { type: "upload", upload_id: uploadId } };
+    const input = SubmitSessionBody.parse(raw);
+    const fingerprint = await requestFingerprint("POST", "/v1/sessions", input);
+    const caller = { orgId: org.orgId, apiKeyId: org.keyId };
+    const sent: unknown[] = [];
+    let reached!: () => void;
+    const atCommit = new Promise<void>((r) => (reached = r));
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    const stalled = { ...depsFor(org, "stalled", sent), fault: async (point: SubmitFaultPoint) => { if (point === "before_commit") { reached(); await gate; } } };
+    const first = submitSession(stalled, caller, input, fingerprint);
+    await atCommit;
+    // The first attempt's lock lapses (as after 30 s); a retry takes the key over and finishes.
+    await env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${org.orgId}::stalled`)).release();
+    const retry = await submitSession(depsFor(org, "stalled", sent), caller, input, fingerprint);
+    expect(retry.status).toBe(200);
+    // The stalled attempt wakes up and commits the same ids: it finds its session, not a 402.
+    resume();
+    const late = await first;
+    expect(JSON.parse(late.body).id).toBe(JSON.parse(retry.body).id);
+    expect(await sessionsOf(org.orgId)).toHaveLength(1);
+    expect(await usageEventsOf(org.orgId)).toHaveLength(1);
+    const again = await submit(org, raw, "stalled");
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(((await again.json()) as any).id).toBe(JSON.parse(retry.body).id);
+  });
 
   it("a retry through the endpoint completes an attempt that failed after its commit", async () => {
     const org = await createOrg({ creditsCents: 10_000 });

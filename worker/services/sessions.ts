@@ -267,6 +267,9 @@ async function commit(deps: SubmitDeps, caller: SubmitCaller, input: SubmitSessi
   ]);
   const availableCents = Number((results[3].results[0] as { available: number }).available);
   if (results[0].meta.changes === 1) return { kind: "committed", availableCents };
+  // Another attempt with the same recovery ids committed first: a retry that took the idempotency
+  // key over while this attempt stalled. That session is this request's session.
+  if (await findSessionRow(db, caller.orgId, ids.sessionId)) return { kind: "committed", availableCents };
   const duplicate = await findDuplicate(db, caller.orgId, plan.dedupeKey, now);
   if (duplicate) return { kind: "duplicate", row: duplicate };
   throw new ApiError(
