@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OperatorClient } from "../scripts/lib/operator-client";
 import { startLocalStack } from "../scripts/lib/local-stack";
-import { drive, printTable } from "./lib";
+import { drive, loadRow, printTable } from "./lib";
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -37,17 +37,7 @@ async function main() {
     const authed = await drive("GET /v1/balance", TOTAL, CONCURRENCY, (i) =>
       fetch(`${stack.baseUrl}/v1/balance`, { headers: { Authorization: `Bearer ${keys[i % keys.length]}` } }),
     );
-    printTable(
-      [bare, authed].map((r) => ({
-        route: r.name,
-        requests: r.requests,
-        errors: r.errors,
-        "req/s": r.rps,
-        "p50 ms": r.p50,
-        "p99 ms": r.p99,
-        "throughput vs bare": r.rps / bare.rps,
-      })),
-    );
+    printTable([bare, authed].map((r) => loadRow(r, { "throughput vs bare": r.rps / bare.rps })));
   } finally {
     await stack.stop();
     rmSync(persistDir, { recursive: true, force: true });

@@ -39,6 +39,11 @@ export async function drive(name: string, total: number, concurrency: number, re
   return { name, requests: total, errors, seconds, rps: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
+/** A load result as a table row: the common columns, then ratio columns such as `throughput vs bare`. */
+export function loadRow(r: LoadResult, ratios: Record<string, number> = {}): Record<string, string | number> {
+  return { route: r.name, requests: r.requests, errors: r.errors, "req/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, ...ratios };
+}
+
 export function printTable(rows: Array<Record<string, string | number>>): void {
   const cols = Object.keys(rows[0]);
   const cells = rows.map((r) => cols.map((c) => (typeof r[c] === "number" ? formatNumber(r[c] as number) : String(r[c]))));

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OperatorClient } from "../scripts/lib/operator-client";
 import { startLocalStack } from "../scripts/lib/local-stack";
-import { drive, printTable } from "./lib";
+import { drive, loadRow, printTable } from "./lib";
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -40,17 +40,7 @@ async function main() {
     const viaTool = await drive("MCP tools/call get_balance", TOTAL, CONCURRENCY, mcp);
     const check = (await (await mcp(0)).json()) as { result?: { isError?: boolean } };
     if (!check.result || check.result.isError) throw new Error(`the tool call failed: ${JSON.stringify(check)}`);
-    printTable(
-      [direct, viaTool].map((r) => ({
-        route: r.name,
-        requests: r.requests,
-        errors: r.errors,
-        "req/s": r.rps,
-        "p50 ms": r.p50,
-        "p99 ms": r.p99,
-        "throughput vs direct": r.rps / direct.rps,
-      })),
-    );
+    printTable([direct, viaTool].map((r) => loadRow(r, { "throughput vs direct": r.rps / direct.rps })));
   } finally {
     await stack.stop();
     rmSync(persistDir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { OperatorClient } from "../scripts/lib/operator-client";
 import { ROOT, startLocalStack, wranglerEnv } from "../scripts/lib/local-stack";
-import { drive, printTable, type LoadResult } from "./lib";
+import { drive, loadRow, printTable, type LoadResult } from "./lib";
 
 const READS = Number(process.env.BENCH_REQUESTS ?? 600);
 const SUBMITS = Number(process.env.BENCH_SUBMITS ?? 200);
@@ -132,16 +132,7 @@ async function main() {
         body: JSON.stringify({ source: { url: `${host.url}/game-${i}.mp4` }, metadata: { run: String(i) } }),
       }),
     );
-    const row = (r: LoadResult) => ({
-      route: r.name,
-      requests: r.requests,
-      errors: r.errors,
-      "req/s": r.rps,
-      "p50 ms": r.p50,
-      "p99 ms": r.p99,
-      "p50 vs balance": r.p50 / balance.p50,
-      "throughput vs balance": r.rps / balance.rps,
-    });
+    const row = (r: LoadResult) => loadRow(r, { "p50 vs balance": r.p50 / balance.p50, "throughput vs balance": r.rps / balance.rps });
     console.log(`concurrency ${CONCURRENCY}; session object ${sessionBytes} bytes of JSON`);
     printTable([balance, session, submit].map(row));
   } finally {
