@@ -46,7 +46,7 @@ const MAX_SHORT_SIDE = 1080;
 export interface AnalyzeInput {
   videoPath: string;
   workDir: string;
-  options: { session_type?: string; jerseys?: "auto" | "enabled" | "disabled"; [k: string]: unknown };
+  options: { session_type?: string; jerseys?: "auto" | "enabled" | "disabled"; has_jerseys?: boolean; [k: string]: unknown };
   rosters?: Array<{ team: number; players: Array<{ jersey: string; name?: string; user_id?: string; metadata?: Record<string, string> }> }>;
   signal?: AbortSignal;
   onProgress?: (stage: string, percent: number) => void;
@@ -93,6 +93,15 @@ interface KeySample {
   rel: Point[];
 }
 
+/**
+ * Whether to read jersey numbers (the submit options' rule): `enabled` always, `disabled` never,
+ * `auto` when the players wear numbered jerseys (`has_jerseys`, default true).
+ */
+export function wantsJerseyNumbers(options: AnalyzeInput["options"]): boolean {
+  const mode = options.jerseys ?? "auto";
+  return mode === "enabled" || (mode === "auto" && options.has_jerseys !== false);
+}
+
 export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> {
   const progress = throttle(input.onProgress);
   let info: VideoInfo;
@@ -108,8 +117,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
   await mkdir(input.workDir, { recursive: true });
 
   const detector = await getDetector(info.height > info.width ? "portrait" : "landscape");
-  const jerseysWanted = (input.options.jerseys ?? "auto") !== "disabled";
-  const reader = jerseysWanted ? await getReader() : null;
+  const reader = wantsJerseyNumbers(input.options) ? await getReader() : null;
   const W = detector.inputWidth, H = detector.inputHeight;
   const lb = letterboxFor(info.width, info.height, W, H);
   // Inference runs on at most `analysis_fps` frames a second (default 10): a shot's flight still

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
+import { AnalysisError, analyzeGame, wantsJerseyNumbers } from "../../gpu-runner/analysis/pipeline.ts";
 import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
@@ -119,6 +119,16 @@ describe("analyzeGame on a generated game", () => {
     expect(await probe(r.files["144p"]!)).toMatchObject({ height: 144, width: 256 });
     expect(existsSync(r.preview.default!)).toBe(true);
     expect(existsSync(r.preview.horizontal!)).toBe(true);
+  });
+});
+
+describe("jersey reading", () => {
+  it("follows the submit options: enabled always, disabled never, auto when players wear numbered jerseys", () => {
+    expect(wantsJerseyNumbers({})).toBe(true);
+    expect(wantsJerseyNumbers({ jerseys: "auto", has_jerseys: true })).toBe(true);
+    expect(wantsJerseyNumbers({ jerseys: "auto", has_jerseys: false })).toBe(false);
+    expect(wantsJerseyNumbers({ jerseys: "enabled", has_jerseys: false })).toBe(true);
+    expect(wantsJerseyNumbers({ jerseys: "disabled", has_jerseys: true })).toBe(false);
   });
 });
 
