@@ -274,30 +274,38 @@ describe("tus on the upload URL", () => {
   it("lets one request write at a time: a second PATCH meanwhile gets 423, which tus clients retry", async () => {
     const org = await createOrg();
     const up = await reserve(org.key, { content_type: "video/mp4", size: 100 });
-    let writer!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        writer = controller;
-        controller.enqueue(randomBytes(10));
-      },
-    });
-    const first = send(up.upload_url, {
-      method: "PATCH",
-      body,
-      duplex: "half",
-      headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
-    } as RequestInit);
-    // An empty PATCH at offset 0 changes nothing if it gets in before the first one takes the lock.
+    /** A PATCH that sends 10 bytes, then holds its body open (and the upload's lock) until told. */
+    const slowPatch = () => {
+      let writer!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          writer = controller;
+          controller.enqueue(randomBytes(10));
+        },
+      });
+      const response = send(up.upload_url, {
+        method: "PATCH",
+        body,
+        duplex: "half",
+        headers: { "Tus-Resumable": "1.0.0", "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+      } as RequestInit);
+      return { writer, response };
+    };
+    let first = slowPatch();
     let second: Response | null = null;
-    // Polls until the first PATCH holds the lock (slow on a loaded machine).
-    for (let i = 0; i < 2000 && second?.status !== 423; i++) {
+    // Polls with empty PATCHes (which change nothing) until one meets the first PATCH's lock. A poll
+    // can itself hold the lock at the moment the first PATCH arrives, which then gets the 423 and
+    // ends: start it again.
+    for (let i = 0; i < 500 && second?.status !== 423; i++) {
       second = await patch(up.upload_url, 0, new Uint8Array(0));
-      if (second.status !== 423) await new Promise((r) => setTimeout(r, 10));
+      if (second.status === 423) break;
+      const ended = await Promise.race([first.response.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10))]);
+      if (ended) first = slowPatch();
     }
     await expectError(second!, 423, "upload_locked");
-    writer.enqueue(randomBytes(20));
-    writer.close();
-    const done = await first;
+    first.writer.enqueue(randomBytes(20));
+    first.writer.close();
+    const done = await first.response;
     expect(done.status).toBe(204);
     expect(done.headers.get("Upload-Offset")).toBe("30");
   }, 60_000);
