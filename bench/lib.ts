@@ -1,5 +1,12 @@
 // Shared helpers for benchmarks: a fixed-concurrency request driver with
-// latency percentiles, and table printing.
+// latency percentiles, table printing, and a throwaway local stack.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startLocalStack, type LocalStack } from "../scripts/lib/local-stack";
+import { OperatorClient } from "../scripts/lib/operator-client";
+
 export interface LoadResult {
   name: string;
   requests: number;
@@ -58,4 +65,34 @@ function formatNumber(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   if (Number.isInteger(n)) return String(n);
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+/**
+ * A throwaway local stack (wrangler dev, storage in a temp folder) with one organization and
+ * `keyCount` API keys, for benchmarks that spread requests over keys to stay under 60/min each.
+ * Stopped and deleted when `body` settles.
+ */
+export async function withBenchOrganization<T>(keyCount: number, body: (stack: LocalStack, keys: string[]) => Promise<T>): Promise<T> {
+  const persistDir = mkdtempSync(path.join(tmpdir(), "hoops-bench-"));
+  const operatorToken = `op_bench_${randomBytes(16).toString("hex")}`;
+  const stack = await startLocalStack({ persistDir, operatorToken, mediaSigningSecret: randomBytes(32).toString("hex") });
+  try {
+    const ops = new OperatorClient(stack.baseUrl, operatorToken);
+    const org = await ops.createOrganization("bench");
+    await ops.addCredits(org.id, { amount_cents: 10_000 });
+    const keys: string[] = [];
+    for (let i = 0; i < keyCount; i++) keys.push((await ops.createApiKey(org.id, `bench-${i}`)).key);
+    return await body(stack, keys);
+  } finally {
+    await stack.stop();
+    rmSync(persistDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs a benchmark's main, exiting non-zero on failure. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

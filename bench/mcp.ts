@@ -1,13 +1,7 @@
 // The assistant tool server's overhead: the get_balance tool (an MCP tools/call over Streamable
 // HTTP, which makes one in-process GET /v1/balance) against GET /v1/balance called directly, in
 // the same `wrangler dev` run. Keys are spread round-robin so the 60/min limit is not hit.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { OperatorClient } from "../scripts/lib/operator-client";
-import { startLocalStack } from "../scripts/lib/local-stack";
-import { drive, loadRow, printTable } from "./lib";
+import { drive, loadRow, printTable, runBench, withBenchOrganization } from "./lib";
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -15,16 +9,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const toolCall = (id: number) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_balance", arguments: {} } });
 
-async function main() {
-  const persistDir = mkdtempSync(path.join(tmpdir(), "hoops-bench-"));
-  const operatorToken = `op_bench_${randomBytes(16).toString("hex")}`;
-  const stack = await startLocalStack({ persistDir, operatorToken, mediaSigningSecret: randomBytes(32).toString("hex") });
-  try {
-    const ops = new OperatorClient(stack.baseUrl, operatorToken);
-    const org = await ops.createOrganization("bench");
-    const keyCount = Math.ceil((2 * TOTAL + 200) / 55);
-    const keys: string[] = [];
-    for (let i = 0; i < keyCount; i++) keys.push((await ops.createApiKey(org.id, `bench-${i}`)).key);
+runBench(() =>
+  withBenchOrganization(Math.ceil((2 * TOTAL + 200) / 55), async (stack, keys) => {
     const mcp = (i: number) =>
       fetch(`${stack.baseUrl}/mcp`, {
         method: "POST",
@@ -41,13 +27,5 @@ async function main() {
     const check = (await (await mcp(0)).json()) as { result?: { isError?: boolean } };
     if (!check.result || check.result.isError) throw new Error(`the tool call failed: ${JSON.stringify(check)}`);
     printTable([direct, viaTool].map((r) => loadRow(r, { "throughput vs direct": r.rps / direct.rps })));
-  } finally {
-    await stack.stop();
-    rmSync(persistDir, { recursive: true, force: true });
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+  }),
+);

@@ -120,8 +120,7 @@ export class Runner {
     // Keyed by lease, not job: after a stalled heartbeat let the lease lapse, another slot of this
     // runner can claim the same job while this one winds down, and neither may touch the other's
     // controller or files.
-    const runKey = job.lease.id;
-    this.running.set(runKey, controller);
+    this.running.set(job.lease.id, controller);
     const workDir = path.join(this.config.workDir, `${job.id}-${job.lease.id}`);
     let stage = "claimed";
     let percent = 0;
@@ -164,7 +163,7 @@ export class Runner {
     } catch (err) {
       await this.report(job, controller, err, log);
     } finally {
-      this.running.delete(runKey);
+      this.running.delete(job.lease.id);
       controller.abort("done");
       await heartbeats;
       if (!this.config.keepWork) await cleanWorkDir(workDir).catch(() => {});

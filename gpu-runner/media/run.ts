@@ -8,7 +8,6 @@ export class MediaError extends Error {
   }
 }
 
-
 /**
  * Media tools run in their own process group (`detached`), so a Ctrl-C or a service manager's
  * SIGTERM sent to the runner's group does not kill them mid-job: the runner decides (a first

@@ -31,12 +31,10 @@ export function createApiClient(apiFetch: ApiFetch, origin: string, authorizatio
     async request({ method, path, query, body, headers }) {
       const url = new URL(path, origin);
       for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-      const init: RequestInit = { method, headers: { ...headers, Authorization: authorization } };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)["Content-Type"] = "application/json";
-      }
-      const res = await apiFetch(new Request(url, init));
+      const json: Record<string, string> = body === undefined ? {} : { "Content-Type": "application/json" };
+      const res = await apiFetch(
+        new Request(url, { method, headers: { ...headers, ...json, Authorization: authorization }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      );
       const text = await res.text();
       let parsed: unknown = text;
       try {

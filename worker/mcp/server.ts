@@ -6,7 +6,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { z } from "zod";
 import { sha256Hex } from "../ids";
-import { MetadataSchema, RosterSchema, SubmitOptionsSchema } from "../schemas/session-create";
+import { canonicalJson } from "../services/idempotency";
+import { DURATION_MAX_SECONDS, MetadataSchema, RosterSchema, SubmitOptionsSchema } from "../schemas/session-create";
 import type { Highlight, Player, Session, Shot } from "../schemas/sessions";
 import type { ApiClient, ApiRequest, ApiResponse } from "./api-client";
 import { mapList, summarizeHighlight, summarizePlayer, summarizeSession, summarizeShot, type List } from "./summaries";
@@ -17,13 +18,22 @@ export const TOOL_SERVER_NAME = "hoops-video-analysis";
 export const MISSING_KEY_MESSAGE =
   "The API key is missing: the tool server makes every call with the caller's API key, sent in the `Authorization: Bearer hk_…` header of the MCP connection. Add it to this server's configuration in the assistant (OAuth sign-in is not supported).";
 
-/** An API answer other than 2xx, described for a person reading the assistant's transcript. */
-class ApiCallError extends Error {
-  constructor(readonly detail: Record<string, unknown>) {
-    super(describeApiError(detail));
-  }
+/** The facts of an API answer other than 2xx: status, code, message, the error's detail fields, Request-Id. */
+function apiErrorDetail(res: ApiResponse): Record<string, unknown> {
+  const error = (res.body as { error?: Record<string, unknown> } | null)?.error;
+  const { code, message, ...extra } = error ?? {};
+  const retryAfter = res.headers.get("Retry-After");
+  return {
+    status: res.status,
+    code: code ?? "api_error",
+    message: message ?? (typeof res.body === "string" && res.body ? res.body : "no error detail was returned"),
+    ...extra,
+    request_id: res.headers.get("Request-Id"),
+    ...(retryAfter !== null ? { retry_after_seconds: Number(retryAfter) } : {}),
+  };
 }
 
+/** The same, as a sentence for a person reading the assistant's transcript. */
 function describeApiError(d: Record<string, unknown>): string {
   const { status, code, message, request_id, retry_after_seconds, type: _type, ...extra } = d;
   const extras = Object.entries(extra).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
@@ -33,21 +43,6 @@ function describeApiError(d: Record<string, unknown>): string {
     retry_after_seconds !== undefined ? `Retry-After: ${retry_after_seconds} s.` : "",
     `Request-Id: ${request_id ?? "none"}.`,
   ].filter(Boolean).join(" ");
-}
-
-function expectOk(res: ApiResponse): unknown {
-  if (res.status >= 200 && res.status < 300) return res.body;
-  const error = (res.body as { error?: Record<string, unknown> } | null)?.error;
-  const detail: Record<string, unknown> = {
-    status: res.status,
-    code: error?.code ?? "api_error",
-    message: error?.message ?? (typeof res.body === "string" && res.body ? res.body : "no error detail was returned"),
-    ...(error ? Object.fromEntries(Object.entries(error).filter(([k]) => !["code", "message"].includes(k))) : {}),
-    request_id: res.headers.get("Request-Id"),
-  };
-  const retryAfter = res.headers.get("Retry-After");
-  if (retryAfter !== null) detail.retry_after_seconds = Number(retryAfter);
-  throw new ApiCallError(detail);
 }
 
 function result(value: object): CallToolResult {
@@ -62,14 +57,6 @@ function toolError(message: string, detail?: Record<string, unknown>): CallToolR
 export function sessionPath(sessionId: string): string {
   const id = sessionId.trim();
   return `/v1/sessions/${encodeURIComponent(id.startsWith("sess_") ? id : `sess_${id}`)}`;
-}
-
-/** JSON with object keys sorted at every level, so equal arguments give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object")
-    return `{${Object.keys(value as object).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  return JSON.stringify(value);
 }
 
 const SessionIdArg = z.string().min(1).max(100).describe("The session id, `sess_…` (the prefix may be left out)");
@@ -96,18 +83,14 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     },
   );
   const { api } = opts;
-  /** One API call per tool call; API errors come back as readable tool errors. */
-  const call = async (req: ApiRequest): Promise<{ body: unknown; res: ApiResponse } | CallToolResult> => {
-    if (!api) return toolError(MISSING_KEY_MESSAGE, { code: "missing_api_key", message: MISSING_KEY_MESSAGE });
+  /** One API call per tool call; a missing key or an API error comes back as a readable tool error. */
+  const call = async (req: ApiRequest): Promise<{ ok: true; body: unknown; res: ApiResponse } | { ok: false; error: CallToolResult }> => {
+    if (!api) return { ok: false, error: toolError(MISSING_KEY_MESSAGE, { code: "missing_api_key", message: MISSING_KEY_MESSAGE }) };
     const res = await api.request(req);
-    try {
-      return { body: expectOk(res), res };
-    } catch (e) {
-      if (e instanceof ApiCallError) return toolError(e.message, e.detail);
-      throw e;
-    }
+    if (res.status >= 200 && res.status < 300) return { ok: true, body: res.body, res };
+    const detail = apiErrorDetail(res);
+    return { ok: false, error: toolError(describeApiError(detail), detail) };
   };
-  const isToolResult = (x: unknown): x is CallToolResult => typeof x === "object" && x !== null && "content" in x;
 
   server.registerTool(
     "create_upload",
@@ -126,7 +109,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
       const contentType = content_type ?? contentTypeForPath(path);
       if (!contentType) return toolError(`Only MP4 and MOV videos can be analysed, and "${baseName(path)}" has neither extension. Pass content_type if the file is MP4 or MOV under another name.`);
       const r = await call({ method: "POST", path: "/v1/uploads", body: { size, content_type: contentType, filename: baseName(path) } });
-      if (isToolResult(r)) return r;
+      if (!r.ok) return r.error;
       const upload = r.body as { id: string; upload_url: string; size: number; content_type: string; expires_in_seconds: number };
       return result({
         upload_id: upload.id,
@@ -152,7 +135,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
         rosters: z.array(RosterSchema).max(2).optional().describe("Per team (0, 1): jersey numbers with optional names, user_id and metadata; needs options.jerseys `auto` or `enabled`"),
         options: SubmitOptionsSchema.partial().optional().describe("session_type, court_type, camera_setup, has_jerseys, jerseys"),
         metadata: MetadataSchema.optional().describe("Up to 20 string pairs echoed on the session"),
-        duration_seconds: z.number().int().positive().max(86_400).optional().describe("The video's length if known: makes the credit hold exact"),
+        duration_seconds: z.number().int().positive().max(DURATION_MAX_SECONDS).optional().describe("The video's length if known: makes the credit hold exact"),
         group: z.string().max(100).optional().describe("`grp_…`; default: the organization's default group"),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -165,7 +148,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
       // session it already started (SPEC 12, difference 8).
       const idempotencyKey = `mcp_analyze_${await sha256Hex(canonicalJson(args))}`;
       const r = await call({ method: "POST", path: "/v1/sessions", body, headers: { "Idempotency-Key": idempotencyKey } });
-      if (isToolResult(r)) return r;
+      if (!r.ok) return r.error;
       const held = r.res.headers.get("X-Service-Cost-Cents");
       return result({
         ...summarizeSession(r.body as Session, opts.hubBaseUrl),
@@ -185,7 +168,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     },
     async ({ session_id }) => {
       const r = await call({ method: "GET", path: sessionPath(session_id) });
-      return isToolResult(r) ? r : result(summarizeSession(r.body as Session, opts.hubBaseUrl));
+      return !r.ok ? r.error : result(summarizeSession(r.body as Session, opts.hubBaseUrl));
     },
   );
 
@@ -204,7 +187,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     },
     async (args) => {
       const r = await call({ method: "GET", path: "/v1/sessions", query: args });
-      if (isToolResult(r)) return r;
+      if (!r.ok) return r.error;
       const list = mapList(r.body as List<Session>, (s) => summarizeSession(s, opts.hubBaseUrl));
       return result({ ...list, next_starting_after: list.has_more ? (list.data.at(-1)?.id ?? null) : null });
     },
@@ -216,7 +199,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
       { title, description, inputSchema: { session_id: SessionIdArg, ...PageArgs }, annotations: { readOnlyHint: true, openWorldHint: false } },
       async ({ session_id, limit, offset }) => {
         const r = await call({ method: "GET", path: `${sessionPath(session_id)}/${kind}`, query: { limit: limit ?? 100, offset } });
-        return isToolResult(r) ? r : result(mapList(r.body as List<T>, summarize));
+        return !r.ok ? r.error : result(mapList(r.body as List<T>, summarize));
       },
     );
   subList<Shot, unknown>(
@@ -248,7 +231,7 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     },
     async () => {
       const r = await call({ method: "GET", path: "/v1/balance" });
-      return isToolResult(r) ? r : result(r.body as object);
+      return !r.ok ? r.error : result(r.body as object);
     },
   );
   return server;

@@ -48,18 +48,35 @@ const FINAL = ["processed", "failed"] as const;
  * Idempotent: a second call finds the session final and only re-runs the
  * idempotent follow-ups (void, event) in case an earlier call was cut short.
  */
-export async function failSession(deps: LifecycleDeps, sessionId: string, code: SessionErrorCode, message: string): Promise<boolean> {
+export async function failSession(
+  deps: LifecycleDeps,
+  sessionId: string,
+  code: SessionErrorCode,
+  message: string,
+  /**
+   * A runner's own report: the writes happen only while it holds this lease, and the failed job
+   * keeps the lease id so a repeated report is recognised.
+   */
+  lease?: { jobId: string; leaseId: string },
+): Promise<boolean> {
   const now = deps.now();
+  const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${lease.jobId} AND lease_id = ${lease.leaseId} AND status = 'leased')` : undefined;
+  // Session and job in one D1 transaction: a job is never `failed` under a session still running.
   const [changed] = await deps.db.batch([
     deps.db
       .update(sessions)
       .set({ status: "failed", errorCode: code, errorMessage: message, updated: now, completedAt: now })
-      .where(and(eq(sessions.id, sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`))
+      .where(and(eq(sessions.id, sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`, holdsLease))
       .returning({ id: sessions.id }),
-    deps.db
-      .update(jobs)
-      .set({ status: "failed", leaseId: null, leaseExpiresAt: null, updated: now })
-      .where(and(eq(jobs.sessionId, sessionId), sql`${jobs.status} NOT IN ('done', 'failed')`)),
+    lease
+      ? deps.db
+          .update(jobs)
+          .set({ status: "failed", leaseExpiresAt: null, updated: now })
+          .where(and(eq(jobs.id, lease.jobId), eq(jobs.leaseId, lease.leaseId), eq(jobs.status, "leased")))
+      : deps.db
+          .update(jobs)
+          .set({ status: "failed", leaseId: null, leaseExpiresAt: null, updated: now })
+          .where(and(eq(jobs.sessionId, sessionId), sql`${jobs.status} NOT IN ('done', 'failed')`)),
   ]);
   const session = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
   if (!session || session.status !== "failed") return false;
@@ -371,8 +388,7 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
 // ------------------------------------------------------------------ fail
 
 /**
- * A runner reports failure. The session and the job are failed in one D1 transaction (so a job is
- * never `failed` under a session still `processing`), conditional on the lease; the follow-ups
+ * A runner reports failure: session and job fail together, conditional on its lease. The follow-ups
  * (void, event) are idempotent, and a repeated report with the same lease re-runs them, finishing
  * what an earlier report was cut short of. The cron's reconcile step covers a runner that never
  * repeats it.
@@ -380,23 +396,10 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
 export async function failJob(deps: LifecycleDeps, jobId: string, leaseId: string, code: SessionErrorCode, message: string): Promise<void> {
   const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
   if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
-  if (!(job.status === "failed" && job.leaseId === leaseId)) {
-    await requireLease(deps, jobId, leaseId);
-    const now = deps.now();
-    const holdsLease = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND lease_id = ${leaseId} AND status = 'leased')`;
-    await deps.db.batch([
-      deps.db
-        .update(sessions)
-        .set({ status: "failed", errorCode: code, errorMessage: message, updated: now, completedAt: now })
-        .where(and(eq(sessions.id, job.sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`, holdsLease)),
-      // Keeps the lease id on the failed job so a retried report is recognised.
-      deps.db
-        .update(jobs)
-        .set({ status: "failed", leaseExpiresAt: null, updated: now })
-        .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased"))),
-    ]);
-  }
-  await failSession(deps, job.sessionId, code, message);
+  // A repeated report with the same lease finds everything failed and re-runs only the follow-ups.
+  const repeated = job.status === "failed" && job.leaseId === leaseId;
+  if (!repeated) await requireLease(deps, jobId, leaseId);
+  await failSession(deps, job.sessionId, code, message, repeated ? undefined : { jobId, leaseId });
 }
 
 /**
@@ -429,11 +432,12 @@ export async function requestCancel(deps: LifecycleDeps, sessionId: string): Pro
 // ------------------------------------------------------------------ sweeps
 
 /**
- * Run by the cron. Fails sessions whose job has reported nothing for 24 hours,
- * or has not finished 24 hours after submit (`timeout`) and jobs whose lease expired after their last allowed attempt
- * (`unknown`); both still void the hold and emit `session.failed`. Re-sends
- * the queue message of jobs stranded in `pending`, and settles or voids the
- * hold of sessions that finished while their report was cut short.
+ * Run by the cron. Fails sessions whose job has reported nothing for 24 hours
+ * or has not finished 24 hours after submit (`timeout`), and jobs whose lease
+ * expired after their last allowed attempt (`unknown`); both still void the
+ * hold and emit `session.failed`. Re-sends the queue message of jobs stranded
+ * in `pending`, and settles or voids the hold of sessions that finished while
+ * their report was cut short.
  */
 export async function sweepJobs(deps: LifecycleDeps): Promise<{ timedOut: number; exhausted: number; requeued: number; reconciled: number }> {
   const now = deps.now();
@@ -475,7 +479,7 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
     .select({ sessionId: sessions.id, status: sessions.status, durationSeconds: sessions.durationSeconds })
     .from(usageEvents)
     .innerJoin(sessions, eq(sessions.id, usageEvents.sessionId))
-    .where(and(eq(usageEvents.status, "held"), inArray(sessions.status, ["processed", "failed"])))
+    .where(and(eq(usageEvents.status, "held"), inArray(sessions.status, [...FINAL])))
     .limit(200);
   const now = deps.now();
   // Uses the (status, updated) index; a minute's grace leaves reports in flight alone.
@@ -484,7 +488,7 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
     .from(sessions)
     .where(
       and(
-        inArray(sessions.status, ["processed", "failed"]),
+        inArray(sessions.status, [...FINAL]),
         gte(sessions.updated, now - EVENT_CATCH_UP_SECONDS),
         lt(sessions.updated, now - 60),
         sql`NOT EXISTS (SELECT 1 FROM events e WHERE e.org_id = ${sessions.orgId}
@@ -496,7 +500,7 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
   const todo = new Map([...stuck, ...eventless].map((s) => [s.sessionId, s]));
   let reconciled = 0;
   for (const s of todo.values()) {
-    try {
+    const done = await sweepStep(s.sessionId, async () => {
       if (s.status === "processed") {
         await deps.settleHold(s.sessionId, s.durationSeconds ?? 0);
         await deps.emitSessionEvent(s.sessionId, "session.processed");
@@ -504,11 +508,9 @@ async function reconcileFinalSessions(deps: LifecycleDeps): Promise<number> {
         await deps.voidHold(s.sessionId);
         await deps.emitSessionEvent(s.sessionId, "session.failed");
       }
-      reconciled++;
-    } catch (err) {
-      // One session's failure must not hold up the others; the next run tries it again.
-      console.error(JSON.stringify({ level: "error", msg: "reconcile failed", session: s.sessionId, error: String(err) }));
-    }
+      return true;
+    });
+    if (done) reconciled++;
   }
   return reconciled;
 }
