@@ -2,9 +2,10 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 
-// Three projects: the Worker inside workerd (real local D1, R2, DOs, queues),
+// Four projects: the Worker inside workerd (real local D1, R2, DOs, queues),
 // the GPU runner and analysis pipeline in Node (real ffmpeg, onnxruntime-node),
-// and end-to-end runs of the whole system (wrangler dev + runner processes).
+// end-to-end runs of the whole system (wrangler dev + runner processes), and
+// static checks of the sources (test/lint).
 export default defineConfig({
   test: {
     projects: [
@@ -39,6 +40,13 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "lint",
+          include: ["test/lint/**/*.test.ts"],
+          environment: "node",
         },
       },
       {

@@ -3,7 +3,7 @@ import type * as schema from "../drizzle/schema";
 import type { IdempotencyKey } from "./durable-objects/idempotency-key";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
 import type { UploadState } from "./durable-objects/upload-state";
-import type { HostResolver } from "./services/url-safety";
+import type { HttpClient } from "./services/http-client";
 
 export type Environment = "production" | "staging";
 
@@ -17,13 +17,17 @@ export interface Env {
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyKey>;
   UPLOADS: DurableObjectNamespace<UploadState>;
   ENVIRONMENT: Environment;
-  /** "true" lets URLs point at 127.0.0.1 (local development only; refused in production). */
+  /**
+   * "true" lets source links and webhook URLs point at hosts that resolve only to loopback, over
+   * http too, connecting to the checked loopback address (local development and tests only;
+   * a production Worker with it on refuses every request).
+   */
   ALLOW_LOOPBACK_URLS?: string;
   /** Secret guarding /admin/v1 (the operator CLI). */
   OPERATOR_TOKEN?: string;
   /** Secret for HMAC-signed media URLs. */
   MEDIA_SIGNING_SECRET?: string;
-  /** DNS-over-HTTPS endpoint (JSON API) used to check outbound URLs; default Cloudflare's. */
+  /** DNS-over-HTTPS endpoint (JSON API) used to check outbound URLs; default Cloudflare's (a local stand-in in tests). */
   DOH_URL?: string;
   /** Job lease length in seconds (default 120); shortened in tests. */
   JOB_LEASE_SECONDS?: string;
@@ -43,8 +47,8 @@ export interface Services {
   env: Env;
   environment: Environment;
   allowLoopbackUrls: boolean;
-  /** Resolves host names for the outbound URL checks (services/url-safety.ts). */
-  resolver: HostResolver;
+  /** Every outbound request (customer links, platform pages, webhooks, DoH) goes through it (services/http-client.ts). */
+  http: HttpClient;
   /** Unix seconds. Injected so sweeps and expiry can be tested. */
   now: () => number;
 }

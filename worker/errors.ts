@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   // api_error
   api_error: { status: 500, type: "api_error" },
   service_misconfigured: { status: 500, type: "api_error" },
+  // An outside service we depend on (the DNS resolver) did not answer: retryable, with Retry-After.
+  dns_unavailable: { status: 503, type: "api_error" },
 } as const satisfies Record<string, { status: ContentfulStatusCode; type: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

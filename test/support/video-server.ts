@@ -1,7 +1,10 @@
 // A local stand-in for video hosts: answers HEAD and ranged GET for
 // `/video/<bytes>.mp4` as an MP4 of that many bytes (without the bytes),
 // redirects from `/redirect?to=<url>`, and serves Veo-like match pages from
-// test/support/fixtures/ under `/veo/matches/<slug>/`.
+// test/support/fixtures/ under `/veo/matches/<slug>/`. For the outbound
+// client's tests: `/echo` answers the request's headers as JSON, `/slow?ms=`
+// answers after a delay, `/page?bytes=` is an HTML page of that size, and
+// `/status/<code>` answers that status.
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
@@ -24,6 +27,27 @@ export async function startVideoServer(): Promise<{ url: string; server: Server;
       res.statusCode = 206;
       res.setHeader("Content-Range", `bytes 0-0/${size}`);
       return res.end("\0");
+    }
+    if (u.pathname === "/echo") {
+      res.setHeader("Content-Type", "application/json");
+      return res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers }));
+    }
+    if (u.pathname === "/slow") {
+      const timer = setTimeout(() => res.end("late"), Number(u.searchParams.get("ms") ?? 5000));
+      res.on("close", () => clearTimeout(timer));
+      return;
+    }
+    if (u.pathname === "/page") {
+      res.setHeader("Content-Type", "text/html");
+      // No Content-Length: the reader must count what arrives.
+      res.write(`<html>${"x".repeat(Math.max(0, Number(u.searchParams.get("bytes") ?? 0) - 6))}`);
+      return res.end();
+    }
+    const status = /^\/status\/(\d{3})$/.exec(u.pathname);
+    if (status) {
+      res.statusCode = Number(status[1]);
+      res.setHeader("Content-Type", "text/plain");
+      return res.end("status");
     }
     if (u.pathname === "/redirect" && u.searchParams.get("to")) {
       res.statusCode = 302;

@@ -48,3 +48,13 @@ export async function expectError(res: Response, status: number, code: string, p
   if (!/^req_[0-9A-Za-z]+$/.test(res.headers.get("Request-Id") ?? "")) throw new Error(`missing Request-Id on ${detail}`);
   return body.error;
 }
+
+/**
+ * Changes what the local DNS-over-HTTPS stand-in answers for `name`
+ * (test/support/doh-server.ts); use names of your own, the zone is shared by
+ * every test file.
+ */
+export async function setDnsAnswer(dohUrl: string, name: string, entry: { A?: string[]; AAAA?: string[]; fault?: string }): Promise<void> {
+  const res = await fetch(`${new URL(dohUrl).origin}/control/zone/${encodeURIComponent(name)}`, { method: "PUT", body: JSON.stringify(entry) });
+  if (res.status !== 204) throw new Error(`DoH stand-in refused the zone change: ${res.status}`);
+}

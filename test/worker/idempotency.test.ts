@@ -6,8 +6,8 @@ import { buildServices } from "../../worker/middleware/services";
 import { SubmitSessionBody } from "../../worker/schemas/session-create";
 import { durableIdempotencyStore, requestFingerprint } from "../../worker/services/idempotency";
 import { submitSession, type SubmitDeps, type SubmitFaultPoint } from "../../worker/services/sessions";
-import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
-import { insertUpload, jobsOf, sessionsOf, usageEventsOf, videoUrl } from "./session-fixtures";
+import { admin, call, createOrg, expectError, setDnsAnswer, type TestOrg } from "./helpers";
+import { insertUpload, jobsOf, sessionsOf, usageEventsOf, VIDEOS, videoUrl } from "./session-fixtures";
 
 const submit = (org: TestOrg, json: unknown, key?: string) =>
   call("/v1/sessions", { method: "POST", key: org.key, json, headers: key === undefined ? {} : { "Idempotency-Key": key } });
@@ -87,15 +87,39 @@ describe("Idempotency-Key on POST /v1/sessions", () => {
   });
 });
 
+describe("a DNS resolver that cannot answer", () => {
+  it("answers 503 dns_unavailable with Retry-After, holds nothing, and is not stored: the retry with the same key submits", async () => {
+    const org = await createOrg({ creditsCents: 10_000 });
+    const host = "flaky-submit.example.test";
+    await setDnsAnswer(env.DOH_URL!, host, { fault: "http_500" });
+    const body = { source: { url: `https://${host}:${new URL(VIDEOS).port}/video/1800000000.mp4` } };
+    const down = await submit(org, body, "dns-retry");
+    expect(down.headers.get("Retry-After")).toBe("5");
+    const error = await expectError(down, 503, "dns_unavailable", "source.url");
+    expect(error.type).toBe("api_error");
+    expect(error.message).toMatch(/retry/);
+    expect(await sessionsOf(org.orgId)).toHaveLength(0);
+    expect(await usageEventsOf(org.orgId)).toHaveLength(0);
+
+    // The resolver is back (the name points at the local video host; loopback is allowed in these tests).
+    await setDnsAnswer(env.DOH_URL!, host, { A: ["127.0.0.1"] });
+    const ok = await submit(org, body, "dns-retry");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(ok.headers.get("X-Service-Cost-Cents")).toBe("250"); // 1,800 s from the link's Content-Length, read through the name
+    const replay = await submit(org, body, "dns-retry");
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await sessionsOf(org.orgId)).toHaveLength(1);
+  });
+});
+
 describe("recovery: a retry after a failure between any two steps completes what was left", () => {
   function depsFor(org: TestOrg, key: string, sent: unknown[], fault?: SubmitFaultPoint): SubmitDeps {
     const services = buildServices(env as never);
     return {
       db: services.db,
       queue: { send: async (message: unknown) => void sent.push(message) } as unknown as Queue<unknown>,
-      resolver: services.resolver,
-      allowLoopback: true,
-      fetcher: (url, init) => fetch(url, init),
+      http: services.http,
       now: services.now,
       objects: { signUrl: async (k) => `https://signed.test/${k}` },
       idempotency: durableIdempotencyStore(env as never, org.orgId, key),

@@ -9,7 +9,9 @@ import { buildServices } from "../../worker/middleware/services";
 import { claimNextJob, completeJob, failJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
 import { lifecycleDeps } from "../../worker/services/lifecycle";
 import { JobResult } from "../../worker/schemas/runner";
+import { PREPARE_ATTEMPTS } from "../../worker/queues/jobs";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
+import { VIDEOS, videoUrl } from "./session-fixtures";
 
 const db = drizzle(env.DB, { schema });
 let runnerToken: string;
@@ -42,8 +44,8 @@ async function seedUploadSession(org: TestOrg, opts: { bytes?: Uint8Array; heldC
   return { sessionId, jobId, uploadId, r2Key };
 }
 
-async function runQueue(queue: string, bodies: unknown[]) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })));
+async function runQueue(queue: string, bodies: unknown[], attempts = 1) {
+  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })));
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   return getQueueResult(batch, ctx);
@@ -273,6 +275,78 @@ describe("job preparation", () => {
     expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "source_unavailable" });
     expect((await usage(seed.sessionId)).status).toBe("voided");
     expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+  });
+
+  describe("links", () => {
+    /** What POST /v1/sessions leaves behind for a link source. */
+    async function seedLinkSession(org: TestOrg, url: string) {
+      const sessionId = newId("sess");
+      const jobId = newId("job");
+      await db.batch([
+        db.insert(schema.sessions).values({ id: sessionId, orgId: org.orgId, groupId: org.groupId, apiKeyId: org.keyId, status: "queued", sourceType: "url", sourceUrl: url, metadata: {}, options: { session_type: "5v5" } }),
+        db.insert(schema.usageEvents).values({ id: newId("ue"), orgId: org.orgId, sessionId, apiKeyId: org.keyId, status: "held", heldCents: 1000, estimatedSeconds: 7200 }),
+        db.insert(schema.jobs).values({ id: jobId, sessionId, orgId: org.orgId, status: "pending" }),
+      ]);
+      return { sessionId, jobId };
+    }
+
+    it("makes a reachable video link claimable, with the link as the download URL", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, videoUrl(5_000_000));
+      expect((await prepare(seed)).explicitAcks).toEqual(["m0"]);
+      expect(await jobRow(seed.jobId)).toMatchObject({ status: "ready", downloadUrl: videoUrl(5_000_000) });
+      // Not claimable by the later tests of this file, which share its database.
+      await db.update(schema.jobs).set({ status: "failed" }).where(eqId(schema.jobs.id, seed.jobId));
+    });
+
+    it("fails a link that answers 404 with source_unavailable and a message the customer can act on", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, `${VIDEOS}/status/404`);
+      await prepare(seed);
+      const failed = await row(seed.sessionId);
+      expect(failed).toMatchObject({ status: "failed", errorCode: "source_unavailable" });
+      expect(failed.errorMessage).toBe(
+        "The link answered HTTP 404 (not found). It must download without signing in: check that the file is public and the link has not expired, then submit again.",
+      );
+      expect((await usage(seed.sessionId)).status).toBe("voided");
+    });
+
+    it("fails a link that serves a web page with source_invalid", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, `${VIDEOS}/page?bytes=500`);
+      await prepare(seed);
+      const failed = await row(seed.sessionId);
+      expect(failed).toMatchObject({ status: "failed", errorCode: "source_invalid" });
+      expect(failed.errorMessage).toBe("The link serves a web page (text/html), not an MP4 or MOV video file. Link to the video file itself.");
+    });
+
+    it("fails a link whose video is over 10 GB with video_too_large, learnt from Content-Range", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, videoUrl(10_000_000_001));
+      await prepare(seed);
+      expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "video_too_large" });
+    });
+
+    it("retries a link that cannot be reached, and fails it with source_unavailable on the last delivery", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, `${VIDEOS}/status/503`);
+      const early = await runQueue("hoops-jobs-staging", [{ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId }], 1);
+      expect(early.retryMessages).toHaveLength(1);
+      expect((await row(seed.sessionId)).status).toBe("queued");
+      const last = await runQueue("hoops-jobs-staging", [{ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId }], PREPARE_ATTEMPTS);
+      expect(last.explicitAcks).toEqual(["m0"]);
+      const failed = await row(seed.sessionId);
+      expect(failed).toMatchObject({ status: "failed", errorCode: "source_unavailable" });
+      expect(failed.errorMessage).toMatch(/^The link answered HTTP 503\. We kept trying/);
+      expect((await usage(seed.sessionId)).status).toBe("voided");
+    });
+
+    it("refuses a link that now resolves to a private address with source_invalid", async () => {
+      const org = await createOrg({ creditsCents: 5000 });
+      const seed = await seedLinkSession(org, "https://private.example.test/game.mp4");
+      await prepare(seed);
+      expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "source_invalid" });
+    });
   });
 
   it("the dead-letter consumer fails the session with unknown instead of leaving it queued", async () => {

@@ -4,10 +4,11 @@ import { findVeoMp4, veo } from "../../worker/services/platforms/veo";
 import { VIDEOS } from "./session-fixtures";
 
 // Match pages come from the local fixture server: app.veo.co is mapped onto it.
-const toFixtureServer = (input: string, init?: RequestInit) => {
+const toFixtureServer = async (input: string) => {
   const url = new URL(input);
   if (url.hostname !== "app.veo.co") throw new Error(`unexpected fetch of ${input}`);
-  return fetch(`${VIDEOS}/veo${url.pathname}`, init);
+  const res = await fetch(`${VIDEOS}/veo${url.pathname}`);
+  return { status: res.status, contentType: res.headers.get("Content-Type") ?? "", text: await res.text() };
 };
 
 describe("Veo links", () => {
@@ -51,11 +52,15 @@ describe("Veo links", () => {
     }
   });
 
-  it("fails with source_unavailable when the page cannot be fetched", async () => {
-    const err = await veo.resolveMediaUrl(new URL("https://app.veo.co/matches/u17-final/"), async () => {
-      throw new Error("connection refused");
-    }).catch((e) => e);
-    expect(err).toMatchObject({ code: "source_unavailable" });
+  it("fails with source_unavailable on an error answer, marked transient for a 5xx", async () => {
+    const page = (status: number) => async () => ({ status, contentType: "text/html", text: "" });
+    const match = new URL("https://app.veo.co/matches/u17-final/");
+    expect(await veo.resolveMediaUrl(match, page(503)).catch((e) => e)).toMatchObject({ code: "source_unavailable", transient: true });
+    expect(await veo.resolveMediaUrl(match, page(403)).catch((e) => e)).toMatchObject({ code: "source_unavailable", transient: false });
+  });
+
+  it("finds CDN links that carry a port in the embedded JSON", () => {
+    expect(findVeoMp4('{"url":"https:\\/\\/c.veocdn.com:8443\\/v\\/standard-1080p.mp4"}')).toBe("https://c.veocdn.com:8443/v/standard-1080p.mp4");
   });
 
   it("returns CDN links as they are, without fetching", async () => {

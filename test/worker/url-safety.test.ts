@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { ApiError } from "../../worker/errors";
-import { assertPublicUrl, classifyAddress, DohResolver } from "../../worker/services/url-safety";
+import { runtimeFetch } from "../../worker/services/http-client";
+import { ResolverUnavailableError, type HostResolver } from "../../worker/services/url-policy";
+import { assertPublicUrl, classifyAddress, DohResolver, type UrlPolicy } from "../../worker/services/url-safety";
 
 // The resolver talks to a local DNS-over-HTTPS server (test/support/doh-server.ts).
-const resolver = new DohResolver(env.DOH_URL);
-const strict = { resolver, allowLoopback: false, param: "source.url" };
+const resolver = new DohResolver(env.DOH_URL!, runtimeFetch);
+const strict: UrlPolicy = { resolver, allowLoopback: false, param: "source.url" };
 const dev = { ...strict, allowLoopback: true };
 
 async function rejected(url: string, policy = strict): Promise<ApiError> {
@@ -102,5 +104,41 @@ describe("production refuses the development setting", () => {
     const { buildServices } = await import("../../worker/middleware/services");
     expect(() => buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "true" } as never)).toThrow(/misconfigured/);
     expect(buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "false" } as never).allowLoopbackUrls).toBe(false);
+  });
+});
+
+describe("http:// links", () => {
+  it("are refused before any DNS lookup", async () => {
+    const asked: string[] = [];
+    const spy: HostResolver = { resolve: async (host) => (asked.push(host), ["93.184.216.34"]) };
+    const err = await rejected("http://public.example.test/game.mp4", { resolver: spy, allowLoopback: false, param: "source.url" });
+    expect(err.message).toMatch(/https:\/\//);
+    expect(asked).toEqual([]);
+  });
+});
+
+describe("a resolver that cannot answer", () => {
+  it("is a 503 dns_unavailable naming the field, with Retry-After, not a refusal of the URL", async () => {
+    for (const host of ["dns-down.example.test", "dns-servfail.example.test", "dns-drop.example.test"]) {
+      const err = await rejected(`https://${host}/game.mp4`);
+      expect(err.code, host).toBe("dns_unavailable");
+      expect(err.status).toBe(503);
+      expect(err.param).toBe("source.url");
+      expect(err.headers).toMatchObject({ "Retry-After": "5" });
+      expect(err.message).toMatch(/retry/i);
+    }
+  });
+
+  it("gives up on a resolver that does not answer within 5 s", async () => {
+    await expect(resolver.resolve("dns-slow.example.test")).rejects.toBeInstanceOf(ResolverUnavailableError);
+  }, 15_000);
+
+  it("an unreachable resolver is unavailable too", async () => {
+    const nowhere = new DohResolver("http://127.0.0.1:9/dns-query", runtimeFetch);
+    await expect(nowhere.resolve("public.example.test")).rejects.toBeInstanceOf(ResolverUnavailableError);
+  });
+
+  it("a name that does not exist is the caller's 400, not a 503", async () => {
+    expect((await rejected("https://nonexistent.example.test/a.mp4")).code).toBe("url_not_allowed");
   });
 });

@@ -10,10 +10,11 @@ import { describe, expect, inject, it, vi } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "../../drizzle/schema";
 import worker from "../../worker/index";
 import { buildServices } from "../../worker/middleware/services";
+import { HttpClient } from "../../worker/services/http-client";
 import { handleWebhookBatch, handleWebhookDeadLetterBatch, queueDelay, type WebhookConsumerDeps } from "../../worker/queues/webhooks";
 import { emitEvent, type EventObject } from "../../worker/services/events";
 import { DISABLED_REASON, disableFailingEndpoints, RETRY_DELAYS_SECONDS } from "../../worker/services/webhooks";
-import { admin, call, createOrg, expectError, OPERATOR_TOKEN, type TestOrg } from "./helpers";
+import { admin, call, createOrg, expectError, OPERATOR_TOKEN, setDnsAnswer, type TestOrg } from "./helpers";
 
 const RECEIVER = inject("webhookReceiverUrl");
 const QUEUE = "hoops-webhooks-staging";
@@ -203,6 +204,36 @@ describe("webhook endpoints", () => {
   it("accepts a public https URL", async () => {
     const org = await createOrg();
     expect((await createEndpoint(org, "https://public.example.test/hooks")).url).toBe("https://public.example.test/hooks");
+  });
+
+  it("replays a registration sent again with its Idempotency-Key (secret included)", async () => {
+    const org = await createOrg();
+    const register = () =>
+      call("/v1/webhook_endpoints", { method: "POST", key: org.key, json: { url: "https://public.example.test/idem" }, headers: { "Idempotency-Key": "we-1" } });
+    const first = await register();
+    const firstBody: any = await first.json();
+    const again = await register();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(firstBody);
+    expect(firstBody.secret).toMatch(/^hws_stg_/);
+    const listed: any = await (await call("/v1/webhook_endpoints", { key: org.key })).json();
+    expect(listed.data.map((e: any) => e.id)).toEqual([firstBody.id]);
+  });
+
+  it("answers 503 dns_unavailable when the resolver is down, and the retry with the same key registers", async () => {
+    const org = await createOrg();
+    const host = "flaky-hooks.example.test";
+    await setDnsAnswer(env.DOH_URL!, host, { fault: "servfail" });
+    const register = () =>
+      call("/v1/webhook_endpoints", { method: "POST", key: org.key, json: { url: `https://${host}/hooks` }, headers: { "Idempotency-Key": "we-dns" } });
+    const down = await register();
+    expect(down.headers.get("Retry-After")).toBe("5");
+    await expectError(down, 503, "dns_unavailable", "url");
+    await setDnsAnswer(env.DOH_URL!, host, { A: ["93.184.216.34"] });
+    const ok = await register();
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(((await ok.json()) as any).url).toBe(`https://${host}/hooks`);
   });
 
   // The SSRF corpus itself is pinned in url-safety.test.ts; these show the
@@ -495,7 +526,8 @@ describe("the destination is checked again at delivery time", () => {
     const { inbox, endpoint } = await endpointWithInbox(org);
     const t = clock();
     const event = await storeEvent(org, t.now);
-    await runDeliver(consumerDeps(t.now, { allowLoopbackUrls: false }), event.id, endpoint.id);
+    const strict = new HttpClient(buildServices(env).http.resolver, false);
+    await runDeliver(consumerDeps(t.now, { http: strict }), event.id, endpoint.id);
     expect(await received(inbox)).toEqual([]);
     const [row] = await attempts(event.id, endpoint.id);
     expect(row.error).toMatch(/^Not sent: the destination is not allowed/);

@@ -3,7 +3,8 @@ import { createMiddleware } from "hono/factory";
 import * as schema from "../../drizzle/schema";
 import type { AppEnv, Env, Services } from "../env";
 import { ApiError } from "../errors";
-import { DEFAULT_DOH_URL, DohResolver } from "../services/url-safety";
+import { HttpClient, runtimeFetch } from "../services/http-client";
+import { DEFAULT_DOH_URL, DohResolver } from "../services/url-policy";
 
 export function buildServices(env: Env, now: () => number = () => Math.floor(Date.now() / 1000)): Services {
   const environment = env.ENVIRONMENT === "production" ? "production" : "staging";
@@ -14,8 +15,9 @@ export function buildServices(env: Env, now: () => number = () => Math.floor(Dat
   if (allowLoopbackUrls && environment === "production") {
     throw new ApiError("service_misconfigured", "This deployment is misconfigured. The operator has been notified.");
   }
-  const resolver = new DohResolver(env.DOH_URL || DEFAULT_DOH_URL);
-  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, resolver, now };
+  // The one outbound client; the DoH resolver behind its URL checks uses the same runtime fetch.
+  const http = new HttpClient(new DohResolver(env.DOH_URL || DEFAULT_DOH_URL, runtimeFetch), allowLoopbackUrls);
+  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, http, now };
 }
 
 /** Checks the bindings once per request and hands handlers their services. */

@@ -2,18 +2,24 @@
 // that the source can be used (the upload's bytes are in R2; a link is public
 // and reachable, after resolving a platform page to its video) and makes the
 // job claimable. A source that cannot be used fails the session
-// (`source_invalid` / `source_unavailable`); transient trouble is retried
-// through the queue, and what still fails lands in the dead-letter queue,
-// whose consumer fails the session with `unknown` rather than leave it queued.
+// (`source_invalid` / `source_unavailable` / `video_too_large`) with a message
+// the customer can act on. Transient trouble of the source (5xx, timeouts,
+// DNS) is retried through the queue and fails the session with
+// `source_unavailable` on the last delivery; our own failures (D1, R2) end in
+// the dead-letter queue, whose consumer fails the session with `unknown`
+// rather than leave it queued. Every request goes through the HttpClient with
+// the limits below.
 import { and, eq } from "drizzle-orm";
 import { jobs, sessions, uploads } from "../../drizzle/schema";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { buildServices } from "../middleware/services";
+import { HttpClient, OutboundError } from "../services/http-client";
 import { failSession, markJobReady, type LifecycleDeps } from "../services/jobs";
 import { backgroundBaseUrl, lifecycleDeps } from "../services/lifecycle";
-import { platformBySourceType, PlatformResolveError } from "../services/platforms";
-import { assertPublicUrl } from "../services/url-safety";
+import { platformBySourceType, PlatformResolveError, type FetchedPage } from "../services/platforms";
+import { MAX_VIDEO_BYTES } from "../services/sessions";
+import { BodyTooLargeError, readTextCapped } from "../services/url-policy";
 import type { QueueConsumer } from "./index";
 
 export interface PrepareMessage {
@@ -22,58 +28,110 @@ export interface PrepareMessage {
   job_id: string;
 }
 
-/** A source problem that no retry will fix. */
+/** A source problem that no retry will fix; `message` is what the customer reads on the failed session. */
 export class SourceError extends Error {
   constructor(
-    readonly code: "source_invalid" | "source_unavailable",
+    readonly code: "source_invalid" | "source_unavailable" | "video_too_large",
     message: string,
   ) {
     super(message);
   }
 }
 
+/** Trouble on the source's side that may pass (5xx, timeouts, DNS): retried through the queue. */
+export class TransientSourceError extends Error {
+  override name = "TransientSourceError";
+}
+
 const RETRY_DELAYS_SECONDS = [10, 30, 120, 600, 1800];
+/**
+ * Deliveries of one prepare message: the first plus `max_retries` (5 in
+ * wrangler.toml). On the last one a link that is still unreachable fails the
+ * session with `source_unavailable` instead of going to the dead-letter queue.
+ */
+export const PREPARE_ATTEMPTS = 6;
+
+/** Limits of the requests made while preparing a link (docs/runner.md, "Outbound limits"). */
+export const PAGE_TIMEOUT_MS = 10_000;
+export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const LINK_CHECK_TIMEOUT_MS = 10_000;
+export const LINK_MAX_REDIRECTS = 5;
 
 export interface PrepareContext {
   deps: LifecycleDeps;
-  allowLoopback: boolean;
-  resolver: import("../services/url-safety").HostResolver;
-  fetcher: typeof fetch;
+  http: HttpClient;
+  /** This is the message's last delivery: transient trouble now fails the session. */
+  finalAttempt: boolean;
 }
 
-/** Fetches `url` without following redirects blindly: each hop is re-checked. */
-async function checkedFetch(ctx: PrepareContext, raw: string, init: RequestInit): Promise<Response> {
-  let url = raw;
-  for (let hop = 0; hop < 5; hop++) {
-    try {
-      await assertPublicUrl(url, { resolver: ctx.resolver, allowLoopback: ctx.allowLoopback, param: "source.url" });
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "url_not_allowed") throw new SourceError("source_invalid", err.message);
-      throw err;
+const STATUS_WORDS: Record<number, string> = { 401: "sign-in required", 403: "access denied", 404: "not found", 410: "gone" };
+
+/** One request to a customer's link (or a hop it redirects to), with the prepare step's limits. */
+async function fetchLink(ctx: PrepareContext, url: string, req: { headers: Record<string, string>; timeoutMs: number }): Promise<Response> {
+  try {
+    const { response } = await ctx.http.fetchPublic(url, { param: "source.url", method: "GET", maxRedirects: LINK_MAX_REDIRECTS, ...req });
+    return response;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "url_not_allowed") throw new SourceError("source_invalid", err.message);
+    if (err instanceof ApiError && err.code === "dns_unavailable") throw new TransientSourceError("The link's host name could not be looked up.", { cause: err });
+    if (err instanceof OutboundError) {
+      throw new TransientSourceError(err.kind === "timeout" ? `The link did not answer (${err.message}).` : "The link's server could not be reached.", { cause: err });
     }
-    const res = await ctx.fetcher(url, { ...init, redirect: "manual" });
-    const location = res.headers.get("Location");
-    if (res.status >= 300 && res.status < 400 && location) {
-      url = new URL(location, url).toString();
-      continue;
-    }
-    return res;
+    throw err;
   }
-  throw new SourceError("source_unavailable", "The link redirects too many times.");
 }
 
-/** Checks a public video link answers with something that can be a video. */
+/** A platform page, read with a size cap. */
+async function fetchPage(ctx: PrepareContext, url: string): Promise<FetchedPage> {
+  const res = await fetchLink(ctx, url, { headers: { Accept: "text/html,application/json" }, timeoutMs: PAGE_TIMEOUT_MS });
+  const contentType = res.headers.get("Content-Type") ?? "";
+  if (res.status < 200 || res.status >= 300) {
+    await res.body?.cancel();
+    return { status: res.status, contentType, text: "" };
+  }
+  try {
+    return { status: res.status, contentType, text: await readTextCapped(res, PAGE_MAX_BYTES) };
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw new SourceError("source_invalid", `The page is larger than ${PAGE_MAX_BYTES / 1024 / 1024} MB, which no match page is.`);
+    if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
+      throw new TransientSourceError(`The page did not arrive within ${PAGE_TIMEOUT_MS / 1000} s.`, { cause: err });
+    }
+    throw new TransientSourceError("The page's server closed the connection.", { cause: err });
+  }
+}
+
+/** The size a ranged GET reveals: the total of `Content-Range`, else a 200's `Content-Length`. */
+function declaredSize(res: Response): number | null {
+  const range = /\/(\d+)\s*$/.exec(res.headers.get("Content-Range") ?? "");
+  if (range) return Number(range[1]);
+  const length = Number(res.headers.get("Content-Length"));
+  return res.status === 200 && Number.isSafeInteger(length) && length > 0 ? length : null;
+}
+
+/** Checks a public video link answers with something that can be a video, within the size limit. */
 async function checkVideoLink(ctx: PrepareContext, url: string): Promise<void> {
-  const res = await checkedFetch(ctx, url, { method: "GET", headers: { Range: "bytes=0-0" } });
+  const res = await fetchLink(ctx, url, { headers: { Range: "bytes=0-0" }, timeoutMs: LINK_CHECK_TIMEOUT_MS });
   await res.body?.cancel();
-  if (res.status === 404 || res.status === 410 || res.status === 401 || res.status === 403) {
-    throw new SourceError("source_unavailable", `The video link answered HTTP ${res.status}.`);
+  const { status } = res;
+  if (status >= 300 && status < 400) {
+    throw new SourceError("source_unavailable", `The link redirects more than ${LINK_MAX_REDIRECTS} times; link to the video file itself.`);
   }
-  if (res.status >= 500) throw new Error(`video link answered HTTP ${res.status}`); // transient: retry
-  if (res.status >= 400) throw new SourceError("source_unavailable", `The video link answered HTTP ${res.status}.`);
-  const type = res.headers.get("Content-Type") ?? "";
+  if (status >= 500 || status === 429) throw new TransientSourceError(`The link answered HTTP ${status}.`);
+  if (status >= 400) {
+    const words = STATUS_WORDS[status] ? ` (${STATUS_WORDS[status]})` : "";
+    throw new SourceError(
+      "source_unavailable",
+      `The link answered HTTP ${status}${words}. It must download without signing in: check that the file is public and the link has not expired, then submit again.`,
+    );
+  }
+  const type = (res.headers.get("Content-Type") ?? "").split(";")[0].trim();
   if (/^text\/|json|xml/i.test(type)) {
-    throw new SourceError("source_invalid", `The link serves ${type.split(";")[0]}, not an MP4 or MOV video.`);
+    const what = type === "text/html" ? "a web page (text/html)" : type;
+    throw new SourceError("source_invalid", `The link serves ${what}, not an MP4 or MOV video file. Link to the video file itself.`);
+  }
+  const size = declaredSize(res);
+  if (size !== null && size > MAX_VIDEO_BYTES) {
+    throw new SourceError("video_too_large", `The video at the link is ${size} bytes; the limit is ${MAX_VIDEO_BYTES} bytes (10 GB).`);
   }
 }
 
@@ -101,8 +159,9 @@ export async function prepareJob(ctx: PrepareContext, message: PrepareMessage): 
     const platform = platformBySourceType(session.sourceType);
     if (platform) {
       try {
-        mediaUrl = await platform.resolveMediaUrl(new URL(session.sourceUrl), (input, init) => checkedFetch(ctx, input, init ?? {}));
+        mediaUrl = await platform.resolveMediaUrl(new URL(session.sourceUrl), (url) => fetchPage(ctx, url));
       } catch (err) {
+        if (err instanceof PlatformResolveError && err.transient) throw new TransientSourceError(err.message, { cause: err });
         if (err instanceof PlatformResolveError) throw new SourceError(err.code, err.message);
         throw err;
       }
@@ -110,6 +169,15 @@ export async function prepareJob(ctx: PrepareContext, message: PrepareMessage): 
     await checkVideoLink(ctx, mediaUrl);
     await markJobReady(ctx.deps, job.id, { downloadRef: mediaUrl });
   } catch (err) {
+    if (err instanceof TransientSourceError && ctx.finalAttempt) {
+      await failSession(
+        ctx.deps,
+        session.id,
+        "source_unavailable",
+        `${err.message} We kept trying for about 45 minutes; nothing was charged. Submit the link again once it works.`,
+      );
+      return;
+    }
     if (err instanceof SourceError) {
       await failSession(ctx.deps, session.id, err.code, err.message);
       return;
@@ -118,10 +186,10 @@ export async function prepareJob(ctx: PrepareContext, message: PrepareMessage): 
   }
 }
 
-function prepareContext(env: Env): PrepareContext {
+function prepareContext(env: Env, finalAttempt = false): PrepareContext {
   const services = buildServices(env);
   // Signed download URLs are made at claim time with the runner's request origin.
-  return { deps: lifecycleDeps(services, backgroundBaseUrl(env)), allowLoopback: services.allowLoopbackUrls, resolver: services.resolver, fetcher: fetch };
+  return { deps: lifecycleDeps(services, backgroundBaseUrl(env)), http: services.http, finalAttempt };
 }
 
 function isPrepareMessage(body: unknown): body is PrepareMessage {
@@ -138,11 +206,22 @@ export const consumeJobs: QueueConsumer = async (batch, env) => {
       continue;
     }
     try {
-      await prepareJob(ctx, message.body);
+      await prepareJob({ ...ctx, finalAttempt: message.attempts >= PREPARE_ATTEMPTS }, message.body);
       message.ack();
     } catch (err) {
       const delaySeconds = RETRY_DELAYS_SECONDS[Math.min(message.attempts - 1, RETRY_DELAYS_SECONDS.length - 1)];
-      console.error(JSON.stringify({ level: "warn", msg: "job preparation failed; retrying", session_id: message.body.session_id, attempt: message.attempts, error: String(err) }));
+      const cause = (err as Error)?.cause;
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          msg: "job preparation failed; retrying",
+          session_id: message.body.session_id,
+          job_id: message.body.job_id,
+          attempt: message.attempts,
+          error: String((err as Error)?.stack ?? err),
+          ...(cause ? { cause: String((cause as Error)?.stack ?? cause) } : {}),
+        }),
+      );
       message.retry({ delaySeconds });
     }
   }

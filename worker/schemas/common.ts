@@ -24,6 +24,11 @@ export const openApiErrorResponses = {
   500: { description: "Unexpected error (`api_error`); safe to retry", content: errorContent },
 } as const;
 
+/** Routes that check an outbound URL: the DNS resolver may be unavailable. */
+export const dnsUnavailableResponse = {
+  503: { description: "`dns_unavailable`: the URL's host could not be looked up right now; retry after `Retry-After` seconds (with the same Idempotency-Key)", content: errorContent },
+} as const;
+
 export const errorResponse = (description: string) => ({ description, content: errorContent });
 
 export const IdPathParam = (prefix: string, name = "id") =>

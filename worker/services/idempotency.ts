@@ -91,3 +91,37 @@ export async function claimKey(
     }
   }
 }
+
+/**
+ * Runs one create request under its Idempotency-Key (null: no key). A
+ * completed answer is replayed with `replayed: true`. `fresh` holds the ids
+ * chosen before the work; a retry after a failed attempt gets that attempt's
+ * ids back, so `work` can find what it already created. A request error
+ * (4xx, raised before anything is written) frees the key; a server error
+ * (5xx, e.g. `dns_unavailable`) only releases it, so it is never stored as
+ * the final answer and a retry with the same key does the work.
+ */
+export async function runIdempotent<R extends Recovery>(
+  store: IdempotencyStore | null,
+  fingerprint: string,
+  fresh: R,
+  work: (recovery: R) => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  let recovery = fresh;
+  if (store) {
+    const claim = await claimKey(store, fingerprint, fresh);
+    if ("replay" in claim) return { ...claim.replay, replayed: true };
+    recovery = claim.recovery as R;
+  }
+  try {
+    const response = await work(recovery);
+    await store?.complete(response);
+    return { ...response, replayed: false };
+  } catch (err) {
+    if (store) {
+      if (err instanceof ApiError && err.status < 500) await store.forget();
+      else await store.release();
+    }
+    throw err;
+  }
+}

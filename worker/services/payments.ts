@@ -1,6 +1,10 @@
 // Card payments behind a small interface: production charges saved cards
 // through Stripe (off-session PaymentIntents); tests use a local provider.
 import type { Env } from "../env";
+import { runtimeFetch } from "./http-client";
+
+/** Stripe calls are outbound requests like any other: bounded (docs/runner.md, "Outbound limits"). */
+export const STRIPE_TIMEOUT_MS = 30_000;
 
 export interface OffSessionCharge {
   customerId: string;
@@ -25,7 +29,8 @@ export class StripePaymentProvider implements PaymentProvider {
   async chargeOffSession(charge: OffSessionCharge): Promise<ChargeResult> {
     // Loaded on first use: the SDK is large and only settles that recharge need it.
     const { default: Stripe } = await import("stripe");
-    const stripe = new Stripe(this.secretKey, { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2 });
+    // The runtime's fetch through our one wrapper (see http-client.ts), with a timeout per request.
+    const stripe = new Stripe(this.secretKey, { httpClient: Stripe.createFetchHttpClient(runtimeFetch), maxNetworkRetries: 2, timeout: STRIPE_TIMEOUT_MS });
     try {
       const intent = await stripe.paymentIntents.create(
         {

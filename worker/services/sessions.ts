@@ -17,24 +17,23 @@ import { insertWhere, statement } from "../lib/sql";
 import type { SubmitSessionInput } from "../schemas/session-create";
 import { availableCentsSql, costCents, estimateSeconds, getBalance, holdExists, placeHold } from "./billing";
 import { canonicalJson, claimKey, type IdempotencyStore } from "./idempotency";
-import { platformFor, type Fetcher } from "./platforms";
+import { HttpClient, OutboundError } from "./http-client";
+import { platformFor } from "./platforms";
 import { buildSessionObjects, findSessionRow, type SessionObjectContext, type SessionRow } from "./session-object";
-import { assertPublicUrl, type HostResolver } from "./url-safety";
 
 export const MAX_VIDEO_BYTES = 10 * 1000 ** 3; // 10 GB
 export const DEDUPE_WINDOW_SECONDS = 24 * 3600;
-const HEAD_TIMEOUT_MS = 5_000;
-const HEAD_MAX_REDIRECTS = 3;
+/** The HEAD that reads a link's size at submit: per hop, so a slow host cannot hold a submit for long. */
+export const HEAD_TIMEOUT_MS = 5_000;
+export const HEAD_MAX_REDIRECTS = 3;
 
 export type SubmitFaultPoint = "before_commit" | "after_commit" | "after_enqueue" | "after_store";
 
 export interface SubmitDeps {
   db: Database;
   queue: Queue<unknown>;
-  resolver: HostResolver;
-  allowLoopback: boolean;
-  /** Outbound HTTP (the HEAD that reads a link's Content-Length). */
-  fetcher: Fetcher;
+  /** Outbound HTTP and the URL policy (the link check and the HEAD that reads its Content-Length). */
+  http: HttpClient;
   now: () => number;
   objects: SessionObjectContext;
   /** The request's Idempotency-Key record, or null without a key. */
@@ -123,27 +122,23 @@ function checkOptions(input: SubmitSessionInput): void {
  * checking every hop against the URL policy; null when unknown (no header,
  * an error status or a network failure: the job preparation reports those).
  */
-export async function probeContentLength(deps: Pick<SubmitDeps, "fetcher" | "resolver" | "allowLoopback">, url: URL): Promise<number | null> {
-  let current = url;
-  for (let hop = 0; hop <= HEAD_MAX_REDIRECTS; hop++) {
-    let res: Response;
-    try {
-      res = await deps.fetcher(current.toString(), { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(HEAD_TIMEOUT_MS) });
-    } catch {
-      return null;
-    }
-    if (res.status >= 300 && res.status < 400 && res.headers.get("Location")) {
-      current = await assertPublicUrl(new URL(res.headers.get("Location")!, current).toString(), {
-        resolver: deps.resolver,
-        allowLoopback: deps.allowLoopback,
-        param: "source.url",
-      });
-      continue;
-    }
-    const length = Number(res.headers.get("Content-Length"));
-    return res.ok && Number.isSafeInteger(length) && length > 0 ? length : null;
+export async function probeContentLength(deps: Pick<SubmitDeps, "http">, url: URL): Promise<number | null> {
+  let res: Response;
+  try {
+    ({ response: res } = await deps.http.fetchPublic(url.href, {
+      param: "source.url",
+      method: "HEAD",
+      timeoutMs: HEAD_TIMEOUT_MS,
+      maxRedirects: HEAD_MAX_REDIRECTS,
+    }));
+  } catch (err) {
+    // Unreachable or slow: the size stays unknown and the job preparation reports the link.
+    if (err instanceof OutboundError) return null;
+    throw err; // a redirect to a refused address (400), or the resolver down (503)
   }
-  return null;
+  await res.body?.cancel();
+  const length = Number(res.headers.get("Content-Length"));
+  return res.ok && Number.isSafeInteger(length) && length > 0 ? length : null;
 }
 
 function tooLarge(bytes: number): never {
@@ -173,8 +168,7 @@ async function planSource(deps: SubmitDeps, orgId: string, source: SubmitSession
   }
 
   if (source.url === undefined) badSource(`\`source.url\` is required when \`source.type\` is \`${type}\`.`, "source.url");
-  const policy = { resolver: deps.resolver, allowLoopback: deps.allowLoopback, param: "source.url" };
-  const url = await assertPublicUrl(source.url, policy);
+  const { url } = await deps.http.checkUrl(source.url, "source.url");
   const platform = platformFor(url);
   if (platform) {
     // Platform links always take the platform path; the preparation step

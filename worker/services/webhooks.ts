@@ -11,7 +11,7 @@ import type { Database, Services } from "../env";
 import { ApiError, notFound } from "../errors";
 import { newId, randomToken } from "../ids";
 import { cursorWhere } from "../lib/cursor";
-import { assertPublicUrl } from "./url-safety";
+import { OutboundError, type HttpClient } from "./http-client";
 
 /** Waits before attempts 2…8 (the spec's schedule); eight attempts in all. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600, 43200, 86400] as const;
@@ -57,23 +57,36 @@ export function endpointObject(row: EndpointRow): WebhookEndpoint {
   };
 }
 
-type UrlDeps = Pick<Services, "resolver" | "allowLoopbackUrls">;
+/** Ids chosen before the insert, kept in the Idempotency-Key record so a retry finds what an earlier attempt created. */
+export interface EndpointIds {
+  endpointId: string;
+  secret: string;
+}
 
-const urlPolicy = (deps: UrlDeps) => ({ resolver: deps.resolver, allowLoopback: deps.allowLoopbackUrls, param: "url" });
+export function freshEndpointIds(environment: Services["environment"]): EndpointIds {
+  return { endpointId: newId("we"), secret: `hws_${environment === "production" ? "prod" : "stg"}_${randomToken(32)}` };
+}
 
 export async function createEndpoint(
-  deps: Pick<Services, "db" | "resolver" | "allowLoopbackUrls" | "environment" | "now">,
+  deps: Pick<Services, "db" | "http" | "environment" | "now">,
   orgId: string,
   input: { url: string; description?: string },
+  ids: EndpointIds = freshEndpointIds(deps.environment),
 ): Promise<WebhookEndpoint & { secret: string }> {
-  const url = await assertPublicUrl(input.url, urlPolicy(deps));
-  const secret = `hws_${deps.environment === "production" ? "prod" : "stg"}_${randomToken(32)}`;
+  // An earlier attempt with the same Idempotency-Key that inserted the row but could not answer.
+  const earlier = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, ids.endpointId)))
+    .get();
+  if (earlier) return { ...endpointObject(earlier), secret: earlier.secret };
+  const { url } = await deps.http.checkUrl(input.url, "url");
   const row = await deps.db
     .insert(webhookEndpoints)
-    .values({ id: newId("we"), orgId, url: url.href, description: input.description ?? null, secret, created: deps.now() })
+    .values({ id: ids.endpointId, orgId, url: url.href, description: input.description ?? null, secret: ids.secret, created: deps.now() })
     .returning()
     .get();
-  return { ...endpointObject(row), secret };
+  return { ...endpointObject(row), secret: row.secret };
 }
 
 /** The caller's live (not deleted) endpoint, or 404 for anything else, other organizations' included. */
@@ -145,8 +158,9 @@ export async function signatureHeader(secret: string, timestamp: number, body: s
 
 // ----------------------------------------------------------------- delivery
 
-export interface DeliveryDeps extends UrlDeps {
+export interface DeliveryDeps {
   db: Database;
+  http: HttpClient;
   now: () => number;
   /** Overridable so tests need not wait 10 s for a timeout. */
   timeoutMs?: number;
@@ -165,26 +179,18 @@ export interface AttemptOutcome {
  * again here because DNS can change after registration.
  */
 export async function sendToEndpoint(deps: DeliveryDeps, endpoint: Pick<EndpointRow, "url" | "secret">, body: string): Promise<AttemptOutcome> {
-  let target: URL;
-  try {
-    target = await assertPublicUrl(endpoint.url, urlPolicy(deps));
-  } catch (err) {
-    const reason = err instanceof ApiError && err.code === "url_not_allowed" ? err.message : "its host could not be resolved";
-    return { delivered: false, statusCode: null, latencyMs: null, error: `Not sent: the destination is not allowed (${reason})` };
-  }
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const started = Date.now();
+  let started = Date.now();
   try {
-    const res = await fetch(target, {
+    const signature = await signatureHeader(endpoint.secret, deps.now(), body);
+    started = Date.now();
+    const { response: res } = await deps.http.fetchPublic(endpoint.url, {
+      param: "url",
       method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        [SIGNATURE_HEADER]: await signatureHeader(endpoint.secret, deps.now(), body),
-      },
+      headers: { "Content-Type": "application/json", "User-Agent": USER_AGENT, [SIGNATURE_HEADER]: signature },
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      maxRedirects: 0,
     });
     const latencyMs = Date.now() - started;
     // The answer's body is not used; release the connection.
@@ -196,13 +202,18 @@ export async function sendToEndpoint(deps: DeliveryDeps, endpoint: Pick<Endpoint
     }
     return { delivered, statusCode: res.status, latencyMs, error };
   } catch (err) {
-    const latencyMs = Date.now() - started;
-    const name = (err as Error)?.name;
-    const error =
-      name === "TimeoutError" || name === "AbortError"
-        ? `Timed out: no answer within ${timeoutMs / 1000} s`
-        : `Connection failed: ${(err as Error)?.message ?? String(err)}`;
-    return { delivered: false, statusCode: null, latencyMs, error };
+    if (err instanceof OutboundError) {
+      const error = err.kind === "timeout" ? `Timed out: no answer within ${timeoutMs / 1000} s` : "Connection failed: could not connect to the endpoint";
+      return { delivered: false, statusCode: null, latencyMs: Date.now() - started, error };
+    }
+    if (err instanceof ApiError && err.code === "url_not_allowed") {
+      return { delivered: false, statusCode: null, latencyMs: null, error: `Not sent: the destination is not allowed (${err.message})` };
+    }
+    if (err instanceof ApiError && err.code === "dns_unavailable") {
+      return { delivered: false, statusCode: null, latencyMs: null, error: "Not sent: the endpoint's host could not be looked up right now (DNS)" };
+    }
+    console.error(JSON.stringify({ level: "error", msg: "webhook attempt failed unexpectedly", error: String((err as Error)?.stack ?? err) }));
+    return { delivered: false, statusCode: null, latencyMs: null, error: "Not sent: internal error" };
   }
 }
 

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { errorResponse, openApiErrorResponses } from "../../schemas/common";
+import { dnsUnavailableResponse, errorResponse, openApiErrorResponses } from "../../schemas/common";
 import { SubmitSessionBody } from "../../schemas/session-create";
 import { SessionSchema } from "../../schemas/sessions";
 import { durableIdempotencyStore, IDEMPOTENCY_KEY_MAX, parseIdempotencyKey, requestFingerprint } from "../../services/idempotency";
@@ -38,6 +38,7 @@ export const createSessionRoute = createRoute({
     402: errorResponse("`insufficient_credits`, with `needed_cents` and `available_cents`"),
     409: errorResponse("`upload_incomplete`, or `idempotency_key_in_progress` (retry shortly)"),
     410: errorResponse("`upload_expired`"),
+    ...dnsUnavailableResponse,
   },
 });
 
@@ -53,9 +54,7 @@ export function registerCreateSession(app: OpenAPIHono<AppEnv>) {
       {
         db: services.db,
         queue: services.env.JOBS_QUEUE,
-        resolver: services.resolver,
-        allowLoopback: services.allowLoopbackUrls,
-        fetcher: (url, init) => fetch(url, init),
+        http: services.http,
         now: services.now,
         objects: signedObjectContext(services.env, c.req.url, services.now()),
         idempotency: key === undefined ? null : durableIdempotencyStore(services.env, auth.orgId, key),

@@ -6,7 +6,7 @@
 import type { PlatformResolver } from "./types";
 import { veo } from "./veo";
 
-export { PlatformResolveError, type Fetcher, type PlatformResolver } from "./types";
+export { PlatformResolveError, type FetchedPage, type PageFetcher, type PlatformResolver } from "./types";
 
 export const PLATFORMS: readonly PlatformResolver[] = [veo];
 

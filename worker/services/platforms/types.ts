@@ -1,5 +1,19 @@
 // The interface every camera platform implements (see index.ts).
-export type Fetcher = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** A page read through the caller's outbound client: URL policy, timeout and size cap already applied. */
+export interface FetchedPage {
+  status: number;
+  contentType: string;
+  /** The body, read up to the caller's cap; empty for a status that is not 2xx. */
+  text: string;
+}
+
+/**
+ * Reads one page. Throws on a refused URL, a network failure or timeout, or a
+ * page over the size cap; the job preparation turns those into the session's
+ * error (or a retry).
+ */
+export type PageFetcher = (url: string) => Promise<FetchedPage>;
 
 export interface PlatformResolver {
   /** The `source.type` value sessions from this platform carry. */
@@ -8,10 +22,10 @@ export interface PlatformResolver {
   matches(url: URL): boolean;
   /**
    * The direct MP4 URL behind `url`. Throws `PlatformResolveError` when the
-   * page is unreachable or holds no video. `fetcher` makes the outbound calls
-   * (the caller applies its URL-safety policy to what comes back).
+   * page holds no video or answers with an error. `fetchPage` makes the
+   * outbound calls (the caller checks the returned link like any other).
    */
-  resolveMediaUrl(url: URL, fetcher: Fetcher): Promise<string>;
+  resolveMediaUrl(url: URL, fetchPage: PageFetcher): Promise<string>;
 }
 
 export class PlatformResolveError extends Error {
@@ -19,9 +33,10 @@ export class PlatformResolveError extends Error {
     message: string,
     /** Maps onto the session's `error.code`. */
     readonly code: "source_invalid" | "source_unavailable",
+    /** The platform's own trouble (5xx): worth retrying before failing the session. */
+    readonly transient = false,
   ) {
     super(message);
     this.name = "PlatformResolveError";
   }
 }
-

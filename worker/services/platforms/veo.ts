@@ -25,7 +25,7 @@ function unescapePage(html: string): string {
     .replace(/&#x2F;/gi, "/");
 }
 
-const CDN_MP4 = /https:\/\/[A-Za-z0-9.-]*veocdn\.com\/[^\s"'<>\\]+?\.mp4(?:\?[^\s"'<>\\]*)?(?=["'\s<>\\]|$)/g;
+const CDN_MP4 = /https:\/\/[A-Za-z0-9.-]*veocdn\.com(?::\d{1,5})?\/[^\s"'<>\\]+?\.mp4(?:\?[^\s"'<>\\]*)?(?=["'\s<>\\]|$)/g;
 
 /**
  * The best MP4 link in a match page: the `og:video` meta tag when present,
@@ -57,17 +57,17 @@ export const veo: PlatformResolver = {
     return url.protocol === "https:" && (isMatchPage(url) || isVeoCdnHost(url.hostname));
   },
 
-  async resolveMediaUrl(url, fetcher) {
+  async resolveMediaUrl(url, fetchPage) {
     if (isVeoCdnHost(url.hostname)) return url.toString();
-    let res: Response;
-    try {
-      res = await fetcher(url.toString(), { headers: { Accept: "text/html,application/json" }, redirect: "manual" });
-    } catch (err) {
-      throw new PlatformResolveError(`The Veo match page could not be fetched: ${(err as Error).message}`, "source_unavailable");
+    const page = await fetchPage(url.toString());
+    if (page.status === 404 || page.status === 410) {
+      throw new PlatformResolveError("The Veo match does not exist or is not public. Check the link and the match's sharing settings, then submit again.", "source_invalid");
     }
-    if (res.status === 404 || res.status === 410) throw new PlatformResolveError("The Veo match does not exist or is not public.", "source_invalid");
-    if (!res.ok) throw new PlatformResolveError(`The Veo match page answered HTTP ${res.status}.`, "source_unavailable");
-    const mp4 = findVeoMp4(await res.text());
+    if (page.status >= 500) throw new PlatformResolveError(`Veo answered HTTP ${page.status} for the match page; try again later.`, "source_unavailable", true);
+    if (page.status < 200 || page.status >= 300) {
+      throw new PlatformResolveError(`The Veo match page answered HTTP ${page.status}: the match must be public.`, "source_unavailable");
+    }
+    const mp4 = findVeoMp4(page.text);
     if (!mp4) throw new PlatformResolveError("The Veo match page holds no downloadable recording (is the match public and finished?).", "source_invalid");
     return mp4;
   },
