@@ -4,6 +4,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { ApiRequestError, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
+import type { HostResolver } from "../worker/services/url-policy";
 import { downloadSource, DownloadError } from "./download";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
@@ -20,14 +21,32 @@ export type Pipeline = "full" | "media";
 
 export type SessionErrorCode = "no_shots" | "no_hoops" | "no_court" | "video_too_large" | "source_invalid" | "source_unavailable" | "timeout" | "unknown";
 
+/**
+ * A job that ends `failed`. `message` is what the customer reads on the session's `error.message`:
+ * a short sentence with no file paths, stack traces, tool output or internal host names. Those go
+ * into `detail`, which only the runner's log shows (under the job id).
+ */
 export class JobFailure extends Error {
   constructor(
     readonly code: SessionErrorCode,
     message: string,
+    readonly detail?: string,
   ) {
     super(message);
   }
 }
+
+/** The customer's sentence for each way the analysis gives up; its own message (tool output) is logged only. */
+export const ANALYSIS_FAILURE_MESSAGES: Record<SessionErrorCode, string> = {
+  no_shots: "No shot attempts were found in the video. Check that it shows a basketball game with shots at a hoop.",
+  no_hoops: "No basketball hoop was found in the video. The camera must keep at least one hoop in view.",
+  no_court: "The court could not be located in the video. The camera must show the painted key around a hoop.",
+  video_too_large: "The video is larger than 1920×1080; the limit is 1080p in either orientation.",
+  source_invalid: "The video could not be decoded: the file may be damaged, or not an MP4 or MOV video.",
+  source_unavailable: "The video could not be read.",
+  timeout: "Processing did not finish in time; nothing was charged.",
+  unknown: "Processing failed unexpectedly; nothing was charged.",
+};
 
 export interface JobContext {
   job: ClaimedJob;
@@ -39,6 +58,8 @@ export interface JobContext {
   pipeline: Pipeline;
   apiOrigin: string;
   allowLoopbackUrls: boolean;
+  /** Resolves the hosts of external source links (the URL policy's lookups). */
+  resolver?: HostResolver;
   progress(stage: string, percent: number): void;
 }
 
@@ -78,7 +99,7 @@ async function analyze(ctx: JobContext, source: string): Promise<AnalysisOutputs
       onProgress: (stage, percent) => ctx.progress(stage, 20 + percent * 0.5),
     });
   } catch (err) {
-    if (err instanceof AnalysisError) throw new JobFailure(err.code, err.message);
+    if (err instanceof AnalysisError) throw new JobFailure(err.code, ANALYSIS_FAILURE_MESSAGES[err.code], err.message);
     throw err;
   }
   ctx.progress("highlights", 70);
@@ -133,6 +154,7 @@ export async function runJob(ctx: JobContext): Promise<void> {
     await downloadSource(job.source.download_url, source, {
       apiOrigin: ctx.apiOrigin,
       allowLoopback: ctx.allowLoopbackUrls,
+      resolver: ctx.resolver,
       signal: ctx.signal,
       onProgress: (bytes, total) => {
         const pct = total ? Math.floor((bytes / total) * 20) : 0;
@@ -140,7 +162,7 @@ export async function runJob(ctx: JobContext): Promise<void> {
       },
     });
   } catch (err) {
-    if (err instanceof DownloadError) throw new JobFailure(err.code, err.message);
+    if (err instanceof DownloadError) throw new JobFailure(err.code, err.message, err.detail);
     throw err;
   }
 
@@ -149,7 +171,9 @@ export async function runJob(ctx: JobContext): Promise<void> {
   try {
     info = await probe(source, ctx.signal);
   } catch (err) {
-    if (err instanceof MediaError && !ctx.signal.aborted) throw new JobFailure("source_invalid", `The file is not a readable video: ${err.message}`);
+    if (err instanceof MediaError && !ctx.signal.aborted) {
+      throw new JobFailure("source_invalid", "The file could not be read as a video: it may be damaged, or not an MP4 or MOV file.", err.message);
+    }
     throw err;
   }
   if (!(info.durationSeconds > 0)) throw new JobFailure("source_invalid", "The video has no measurable duration.");

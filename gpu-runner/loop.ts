@@ -11,6 +11,7 @@ import path from "node:path";
 import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
 import { cleanWorkDir, CompletionNotReported, JobFailure, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
+import type { HostResolver } from "../worker/services/url-policy";
 import type { MediaHardware } from "./media/hardware";
 import { HostFaultError } from "./host-fault";
 
@@ -19,7 +20,10 @@ export interface RunnerConfig {
   workDir: string;
   pipeline: Pipeline;
   apiOrigin: string;
+  /** Development only: source links may point at hosts that resolve to loopback. */
   allowLoopbackUrls: boolean;
+  /** Resolves source links' hosts (DoH with --doh-url, else the host's resolver). */
+  resolver?: HostResolver;
   /** Long-poll length for claims (the API caps it at 25 s). */
   claimWaitSeconds: number;
   /** Keep job folders after the job (debugging). */
@@ -156,6 +160,7 @@ export class Runner {
         pipeline: this.config.pipeline,
         apiOrigin: this.config.apiOrigin,
         allowLoopbackUrls: this.config.allowLoopbackUrls,
+        resolver: this.config.resolver,
         progress,
       });
       stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (Date.now() - stageStarted) / 1000;
@@ -194,7 +199,7 @@ export class Runner {
         log.error("job handed back: its result could not be reported", { error: err.message });
       } else if (err instanceof JobFailure) {
         await this.api.fail(job.id, job.lease.id, err.code, err.message);
-        log.warn("job failed", { code: err.code, error: err.message });
+        log.warn("job failed", { code: err.code, error: err.message, ...(err.detail ? { detail: err.detail } : {}) });
       } else {
         await this.api.fail(job.id, job.lease.id, "unknown", "Processing failed unexpectedly.");
         log.error("job failed unexpectedly", { error: (err as Error)?.stack ?? String(err) });

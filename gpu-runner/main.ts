@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { RunnerApi } from "./api";
+import { resolverFor } from "./download";
 import type { Pipeline } from "./job";
 import { createLogger } from "./log";
 import { Runner } from "./loop";
@@ -21,7 +22,11 @@ const USAGE = `Usage: npm run runner -- [options]
   --pipeline P         full (default) or media (renditions only, no analysis) (env RUNNER_PIPELINE)
   --claim-wait S       long-poll length of a claim, 1–25 s, default 20 (env RUNNER_CLAIM_WAIT_SECONDS);
                        a first SIGTERM waits for the claim in flight, so this bounds shutdown time
-  --allow-loopback-urls  development only: source links may point at 127.0.0.1
+  --doh-url URL        resolve source links' hosts through this DNS-over-HTTPS (JSON) endpoint
+                       instead of the host's resolver (env RUNNER_DOH_URL)
+  --allow-loopback-urls  development only: source links may point at hosts that resolve to
+                       127.0.0.1 / ::1, fetched over plain http (env RUNNER_ALLOW_LOOPBACK_URLS=true);
+                       refused unless --api-url is itself a loopback address
   --keep-work          keep job folders after each job
 
 First SIGTERM/SIGINT: stop claiming and finish current jobs. Second: cancel them and hand them back.
@@ -36,6 +41,7 @@ async function main(): Promise<number> {
       "work-dir": { type: "string" },
       pipeline: { type: "string" },
       "claim-wait": { type: "string" },
+      "doh-url": { type: "string" },
       "allow-loopback-urls": { type: "boolean", default: false },
       "keep-work": { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
@@ -51,6 +57,8 @@ async function main(): Promise<number> {
   const pipeline = (values.pipeline ?? process.env.RUNNER_PIPELINE ?? "full") as Pipeline;
   const claimWaitSeconds = Number(values["claim-wait"] ?? process.env.RUNNER_CLAIM_WAIT_SECONDS ?? 20);
   const workDir = path.resolve(values["work-dir"] ?? process.env.RUNNER_WORK_DIR ?? path.join(os.tmpdir(), "hoops-runner"));
+  const dohUrl = values["doh-url"] ?? process.env.RUNNER_DOH_URL ?? undefined;
+  const allowLoopbackUrls = values["allow-loopback-urls"] || process.env.RUNNER_ALLOW_LOOPBACK_URLS === "true";
   const log = createLogger({ runner: os.hostname(), pid: process.pid });
   if (!apiUrl || !token) {
     process.stderr.write(`Missing --api-url or --token.\n\n${USAGE}`);
@@ -68,11 +76,21 @@ async function main(): Promise<number> {
     process.stderr.write("--pipeline must be full or media\n");
     return 2;
   }
+  // Like the Worker's ALLOW_LOOPBACK_URLS in production: a runner serving a real API never lets
+  // customer links reach its own host.
+  if (allowLoopbackUrls && !isLoopbackApi(apiUrl)) {
+    process.stderr.write("--allow-loopback-urls is for local development: the API URL must be a loopback address (127.0.0.1, localhost, [::1])\n");
+    return 2;
+  }
+  if (dohUrl !== undefined && !/^https?:\/\/[^/]/.test(dohUrl)) {
+    process.stderr.write("--doh-url must be an http(s) URL\n");
+    return 2;
+  }
   mkdirSync(workDir, { recursive: true });
   const hw = await detectMediaHardware((msg) => log.info(msg));
   const runner = new Runner(
     new RunnerApi(apiUrl, token),
-    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls: values["allow-loopback-urls"] ?? false, claimWaitSeconds, keepWork: values["keep-work"] },
+    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls, resolver: resolverFor(dohUrl), claimWaitSeconds, keepWork: values["keep-work"] },
     hw,
     log,
   );
@@ -83,6 +101,15 @@ async function main(): Promise<number> {
   } catch (err) {
     log.error("runner exiting", { error: (err as Error).message });
     return 1;
+  }
+}
+
+function isLoopbackApi(apiUrl: string): boolean {
+  try {
+    const host = new URL(apiUrl).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\./.test(host);
+  } catch {
+    return false;
   }
 }
 

@@ -254,6 +254,31 @@ describe("job lifecycle", () => {
     expect((await eventsFor(seed.sessionId)).length).toBe(1);
   });
 
+  it("a failure report that shows runner internals reaches the customer as the code's standard sentence", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const leaky = [
+      "The file is not a readable video: ffprobe exited with code 1: /var/tmp/hoops-runner/job_x-lease_y/source.video: Invalid data found when processing input",
+      "Error: boom\n    at runJob (/srv/hoops/gpu-runner/job.ts:150:11)\n    at async Runner.handle (/srv/hoops/gpu-runner/loop.ts:170:7)",
+      "download failed: connect ECONNREFUSED 10.20.0.4:443",
+      "could not reach media-cache.internal",
+    ];
+    for (const message of leaky) {
+      const seed = await seedUploadSession(org);
+      await prepare(seed);
+      const job = await claim();
+      expect((await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "source_invalid", message })).status).toBe(200);
+      const session: any = await (await call(`/v1/sessions/${seed.sessionId}`, { key: org.key })).json();
+      expect(session.error, message).toEqual({ code: "source_invalid", message: "The source could not be read as an MP4 or MOV video." });
+    }
+    // A sentence written for the customer is kept as it is, links included.
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claim();
+    const clean = "The link answered HTTP 404 (not found) when https://videos.example.com/games/final.mp4 was downloaded.";
+    await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "source_unavailable", message: clean });
+    expect((await row(seed.sessionId)).errorMessage).toBe(clean);
+  });
+
   it("a heartbeat answer carries a cancel request", async () => {
     const org = await createOrg({ creditsCents: 5000 });
     const seed = await seedUploadSession(org);
