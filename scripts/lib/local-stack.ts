@@ -14,8 +14,13 @@ export interface LocalStackOptions {
   operatorToken: string;
   mediaSigningSecret: string;
   port?: number;
-  /** Lets source URLs and webhook receivers point at 127.0.0.1 (development only). */
+  /**
+   * ALLOW_LOOPBACK_URLS: source links and webhook receivers may point at hosts that resolve only
+   * to loopback (127.0.0.1, localhost, a test name the DoH stand-in maps there), reached over http.
+   */
   allowLoopbackUrls?: boolean;
+  /** DOH_URL: the DNS-over-HTTPS endpoint for the Worker's URL checks (default: Cloudflare's public one). */
+  dohUrl?: string;
   /** Extra Worker variables (e.g. JOB_LEASE_SECONDS for tests). */
   vars?: Record<string, string>;
   /** Receives wrangler's output lines; default: discarded. */
@@ -83,6 +88,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     "--var", `MEDIA_SIGNING_SECRET:${opts.mediaSigningSecret}`,
     "--var", `ALLOW_LOOPBACK_URLS:${opts.allowLoopbackUrls ? "true" : "false"}`,
     "--var", `PUBLIC_BASE_URL:http://127.0.0.1:${port}`,
+    ...(opts.dohUrl ? ["--var", `DOH_URL:${opts.dohUrl}`] : []),
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: false });

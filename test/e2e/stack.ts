@@ -14,14 +14,23 @@ export interface TestStack extends LocalStack {
   destroy(): Promise<void>;
 }
 
-export async function startTestStack(opts: { vars?: Record<string, string> } = {}): Promise<TestStack> {
+export interface TestStackOptions {
+  vars?: Record<string, string>;
+  /** ALLOW_LOOPBACK_URLS, on by default (local receivers and video hosts); off to test the production policy. */
+  allowLoopbackUrls?: boolean;
+  /** DOH_URL: a DNS-over-HTTPS stand-in (test/support/doh-server.ts) for tests that use host names. */
+  dohUrl?: string;
+}
+
+export async function startTestStack(opts: TestStackOptions = {}): Promise<TestStack> {
   const persistDir = mkdtempSync(path.join(tmpdir(), "hoops-e2e-"));
   const operatorToken = `op_test_${randomBytes(16).toString("hex")}`;
   const stack = await startLocalStack({
     persistDir,
     operatorToken,
     mediaSigningSecret: randomBytes(32).toString("hex"),
-    allowLoopbackUrls: true,
+    allowLoopbackUrls: opts.allowLoopbackUrls ?? true,
+    dohUrl: opts.dohUrl,
     vars: opts.vars,
     onOutput: process.env.E2E_VERBOSE ? (line) => console.log(`[worker] ${line}`) : undefined,
   });
