@@ -46,12 +46,22 @@ async function seed(creds: DevCredentials, baseUrl: string): Promise<DevCredenti
   return { ...creds, base_url: baseUrl, organization_id: org.id, api_key: key.key, api_key_id: key.id, runner_token: runner.token };
 }
 
+/**
+ * The resolver for outbound URL checks: `DOH_URL` from the environment when set (the Worker's
+ * DOH_URL and the runner's --doh-url), else the defaults — Cloudflare's public DoH endpoint for
+ * the Worker, as in production, and the host's own resolver for the runner.
+ */
+const DOH_URL = process.env.DOH_URL || undefined;
+
 /** One GPU runner against the local Worker; its job lines are echoed with a prefix. */
 function startRunner(apiUrl: string, token: string, verbose: boolean): ChildProcess {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), "--api-url", apiUrl, "--token", token,
-      "--work-dir", path.join(LOCAL_DIR, "runner"), "--allow-loopback-urls"],
+      "--work-dir", path.join(LOCAL_DIR, "runner"),
+      // Links served from this machine (npm run serve-videos) are what local development uses.
+      "--allow-loopback-urls",
+      ...(DOH_URL ? ["--doh-url", DOH_URL] : [])],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
   const echo = (chunk: Buffer) => {
@@ -86,7 +96,10 @@ async function main() {
     port: PORT,
     operatorToken: creds.operator_token,
     mediaSigningSecret: creds.media_signing_secret,
+    // Local links (http://127.0.0.1:…, localhost) and local webhook receivers are allowed; a
+    // deployed Worker refuses to run with this on.
     allowLoopbackUrls: true,
+    dohUrl: DOH_URL,
     onOutput: (line) => {
       if (verbose || /error|exception|uncaught/i.test(line)) console.log(`[worker] ${line}`);
     },
@@ -103,6 +116,8 @@ async function main() {
   Credentials   .local/dev.json
   MCP server    ${stack.baseUrl}/mcp  (assistants: send the API key as Authorization: Bearer)
   Runner        one GPU runner process (logs prefixed [runner])
+  Links         loopback allowed (ALLOW_LOOPBACK_URLS=true); host names resolved by ${DOH_URL ?? "Cloudflare's public DoH (set DOH_URL to change)"}
+                try one: npm run serve-videos -- <folder with .mp4 files>   (prints the submit command)
 
   Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
   Press Ctrl-C to stop.${verbose ? "" : "  (Run with -- --verbose for the Worker's logs.)"}
