@@ -46,7 +46,6 @@ export interface Services {
   db: Database;
   env: Env;
   environment: Environment;
-  allowLoopbackUrls: boolean;
   /** Every outbound request (customer links, platform pages, webhooks, DoH) goes through it (services/http-client.ts). */
   http: HttpClient;
   /** Unix seconds. Injected so sweeps and expiry can be tested. */

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { ApiError } from "../../worker/errors";
 import { runtimeFetch } from "../../worker/services/http-client";
 import { ResolverUnavailableError, type HostResolver } from "../../worker/services/url-policy";
-import { assertPublicUrl, classifyAddress, DohResolver, type UrlPolicy } from "../../worker/services/url-safety";
+import { checkPublicUrl, classifyAddress, DohResolver, type UrlPolicy } from "../../worker/services/url-safety";
 
 // The resolver talks to a local DNS-over-HTTPS server (test/support/doh-server.ts).
 const resolver = new DohResolver(env.DOH_URL!, runtimeFetch);
@@ -12,7 +12,7 @@ const dev = { ...strict, allowLoopback: true };
 
 async function rejected(url: string, policy = strict): Promise<ApiError> {
   try {
-    await assertPublicUrl(url, policy);
+    await checkPublicUrl(url, policy);
   } catch (err) {
     if (err instanceof ApiError) return err;
     throw err;
@@ -20,10 +20,10 @@ async function rejected(url: string, policy = strict): Promise<ApiError> {
   throw new Error(`expected ${url} to be rejected`);
 }
 
-describe("assertPublicUrl: SSRF corpus", () => {
+describe("checkPublicUrl: SSRF corpus", () => {
   it("accepts https links whose host resolves only to public addresses", async () => {
-    expect((await assertPublicUrl("https://public.example.test/game.mp4", strict)).hostname).toBe("public.example.test");
-    expect((await assertPublicUrl("https://cdn.veocdn.com/v/1.mp4", strict)).pathname).toBe("/v/1.mp4");
+    expect((await checkPublicUrl("https://public.example.test/game.mp4", strict)).url.hostname).toBe("public.example.test");
+    expect((await checkPublicUrl("https://cdn.veocdn.com/v/1.mp4", strict)).url.pathname).toBe("/v/1.mp4");
   });
 
   const blocked = [
@@ -77,8 +77,8 @@ describe("assertPublicUrl: SSRF corpus", () => {
 
 describe("the development loopback setting", () => {
   it("allows 127.0.0.1 over http only when switched on", async () => {
-    expect((await assertPublicUrl("http://127.0.0.1:9999/a.mp4", dev)).port).toBe("9999");
-    expect((await assertPublicUrl("http://localhost:9999/a.mp4", dev)).port).toBe("9999");
+    expect((await checkPublicUrl("http://127.0.0.1:9999/a.mp4", dev)).url.port).toBe("9999");
+    expect((await checkPublicUrl("http://localhost:9999/a.mp4", dev)).url.port).toBe("9999");
     await rejected("http://127.0.0.1:9999/a.mp4", strict);
   });
 
@@ -103,7 +103,7 @@ describe("production refuses the development setting", () => {
   it("fails closed when ALLOW_LOOPBACK_URLS is on in production", async () => {
     const { buildServices } = await import("../../worker/middleware/services");
     expect(() => buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "true" } as never)).toThrow(/misconfigured/);
-    expect(buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "false" } as never).allowLoopbackUrls).toBe(false);
+    expect(buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "false" } as never).http.allowLoopback).toBe(false);
   });
 });
 

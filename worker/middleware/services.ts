@@ -17,7 +17,7 @@ export function buildServices(env: Env, now: () => number = () => Math.floor(Dat
   }
   // The one outbound client; the DoH resolver behind its URL checks uses the same runtime fetch.
   const http = new HttpClient(new DohResolver(env.DOH_URL || DEFAULT_DOH_URL, runtimeFetch), allowLoopbackUrls);
-  return { db: drizzle(env.DB, { schema }), env, environment, allowLoopbackUrls, http, now };
+  return { db: drizzle(env.DB, { schema }), env, environment, http, now };
 }
 
 /** Checks the bindings once per request and hands handlers their services. */

@@ -48,8 +48,3 @@ export async function checkPublicUrl(raw: string, policy: UrlPolicy): Promise<Ch
     throw err;
   }
 }
-
-/** Validates `raw` and returns the parsed URL (see checkPublicUrl). */
-export async function assertPublicUrl(raw: string, policy: UrlPolicy): Promise<URL> {
-  return (await checkPublicUrl(raw, policy)).url;
-}

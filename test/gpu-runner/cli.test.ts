@@ -1,0 +1,33 @@
+// The runner CLI's development setting fails closed: loopback links are for a
+// runner serving a local API only.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const runMain = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, HOOPS_FORCE_CPU: "1", ...env },
+    timeout: 60_000,
+  });
+
+describe("runner CLI", () => {
+  it("refuses the loopback setting (flag or env) against an API that is not on this machine", () => {
+    for (const [args, env] of [
+      [["--allow-loopback-urls"], {}],
+      [[], { RUNNER_ALLOW_LOOPBACK_URLS: "true" }],
+    ] as const) {
+      const run = runMain(["--api-url", "https://api.example.com", "--token", "hr_test", ...args], env);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/--allow-loopback-urls is for local development/);
+    }
+  });
+
+  it("refuses a --doh-url that is not a URL", () => {
+    const run = runMain(["--api-url", "http://127.0.0.1:9", "--token", "hr_test", "--doh-url", "cloudflare"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--doh-url/);
+  });
+});
