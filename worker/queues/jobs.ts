@@ -92,7 +92,7 @@ async function fetchPage(ctx: PrepareContext, url: string): Promise<FetchedPage>
   try {
     return { status: res.status, contentType, text: await readTextCapped(res, PAGE_MAX_BYTES) };
   } catch (err) {
-    if (err instanceof BodyTooLargeError) throw new SourceError("source_invalid", `The page is larger than ${PAGE_MAX_BYTES / 1024 / 1024} MB, which no match page is.`);
+    if (err instanceof BodyTooLargeError) throw new SourceError("source_invalid", `The match page is larger than ${PAGE_MAX_BYTES / 1024 / 1024} MB, which no real match page is; check the link.`);
     if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
       throw new TransientSourceError(`The page did not arrive within ${PAGE_TIMEOUT_MS / 1000} s.`, { cause: err });
     }
@@ -114,7 +114,12 @@ async function checkVideoLink(ctx: PrepareContext, url: string): Promise<void> {
   await res.body?.cancel();
   const { status } = res;
   if (status >= 300 && status < 400) {
-    throw new SourceError("source_unavailable", `The link redirects more than ${LINK_MAX_REDIRECTS} times; link to the video file itself.`);
+    throw new SourceError(
+      "source_unavailable",
+      res.headers.get("Location")
+        ? `The link redirects more than ${LINK_MAX_REDIRECTS} times; link to the video file itself.`
+        : `The link answered HTTP ${status} without saying where the video is; link to the video file itself.`,
+    );
   }
   if (status >= 500 || status === 429) throw new TransientSourceError(`The link answered HTTP ${status}.`);
   if (status >= 400) {

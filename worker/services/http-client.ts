@@ -85,10 +85,11 @@ export class HttpClient {
    * (http, same port, original host in `X-Forwarded-Host`): that is how host
    * names reach local stand-ins under `wrangler dev`.
    */
-  async fetchPublic(raw: string, req: PublicRequest): Promise<PublicResponse> {
-    let current = raw;
+  async fetchPublic(target: string | CheckedUrl, req: PublicRequest): Promise<PublicResponse> {
+    // A URL the caller has just checked (checkUrl) is not looked up a second time.
+    let current: string | CheckedUrl = target;
     for (let hop = 0; ; hop++) {
-      const checked = await this.checkUrl(current, req.param);
+      const checked = typeof current === "string" ? await this.checkUrl(current, req.param) : current;
       const pinned = loopbackConnection(checked);
       const response = await this.exchange(pinned?.url ?? checked.url.href, {
         ...req,

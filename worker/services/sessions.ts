@@ -17,9 +17,10 @@ import { insertWhere, statement } from "../lib/sql";
 import type { SubmitSessionInput } from "../schemas/session-create";
 import { availableCentsSql, costCents, estimateSeconds, getBalance, holdExists, placeHold } from "./billing";
 import { canonicalJson, claimKey, type IdempotencyStore } from "./idempotency";
-import { HttpClient, OutboundError } from "./http-client";
+import { OutboundError, type HttpClient } from "./http-client";
 import { platformFor } from "./platforms";
 import { buildSessionObjects, findSessionRow, type SessionObjectContext, type SessionRow } from "./session-object";
+import type { CheckedUrl } from "./url-policy";
 
 export const MAX_VIDEO_BYTES = 10 * 1000 ** 3; // 10 GB
 export const DEDUPE_WINDOW_SECONDS = 24 * 3600;
@@ -122,10 +123,10 @@ function checkOptions(input: SubmitSessionInput): void {
  * checking every hop against the URL policy; null when unknown (no header,
  * an error status or a network failure: the job preparation reports those).
  */
-export async function probeContentLength(deps: Pick<SubmitDeps, "http">, url: URL): Promise<number | null> {
+export async function probeContentLength(deps: Pick<SubmitDeps, "http">, link: CheckedUrl): Promise<number | null> {
   let res: Response;
   try {
-    ({ response: res } = await deps.http.fetchPublic(url.href, {
+    ({ response: res } = await deps.http.fetchPublic(link, {
       param: "source.url",
       method: "HEAD",
       timeoutMs: HEAD_TIMEOUT_MS,
@@ -168,7 +169,8 @@ async function planSource(deps: SubmitDeps, orgId: string, source: SubmitSession
   }
 
   if (source.url === undefined) badSource(`\`source.url\` is required when \`source.type\` is \`${type}\`.`, "source.url");
-  const { url } = await deps.http.checkUrl(source.url, "source.url");
+  const checked = await deps.http.checkUrl(source.url, "source.url");
+  const { url } = checked;
   const platform = platformFor(url);
   if (platform) {
     // Platform links always take the platform path; the preparation step
@@ -180,7 +182,7 @@ async function planSource(deps: SubmitDeps, orgId: string, source: SubmitSession
       param: "source.url",
     });
   }
-  const size = await probeContentLength(deps, url);
+  const size = await probeContentLength(deps, checked);
   if (size !== null && size > MAX_VIDEO_BYTES) tooLarge(size);
   return { type: "url", url: url.toString(), uploadId: null, sizeBytes: size };
 }
