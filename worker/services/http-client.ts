@@ -1,7 +1,8 @@
 // The Worker's only way out to other servers. Built once per request or
 // batch by buildServices() and handed to whatever needs it, like the other
-// services; test/lint/runtime-receivers.test.ts fails the build if code under
-// worker/ calls or passes the global `fetch` anywhere else.
+// services; its DNS-over-HTTPS resolver and the Stripe SDK use the same
+// `runtimeFetch` wrapper. test/lint/runtime-receivers.test.ts fails the build
+// if code under worker/ calls or passes the global `fetch` anywhere else.
 //
 // Why one place: in workerd `fetch` (like `crypto.subtle.*`, `scheduler.*`,
 // `caches.*`) must be called with its receiver. Stored as an object property
@@ -103,16 +104,6 @@ export class HttpClient {
       }
       return { response, url: checked.url };
     }
-  }
-
-  /** A request to a fixed endpoint of our own configuration (not a customer's URL). */
-  fetchTrusted(url: string, req: OutboundRequest): Promise<Response> {
-    return this.exchange(url, req);
-  }
-
-  /** The raw function, for SDKs that take one (Stripe): still the runtime's fetch with its receiver. */
-  get fetchFunction(): FetchFunction {
-    return this.send;
   }
 
   private async exchange(url: string, req: OutboundRequest): Promise<Response> {
