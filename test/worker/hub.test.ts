@@ -150,6 +150,12 @@ describe("share link checks", () => {
     expect(await page.text()).toContain("This link is not valid");
     await expectError(await open(forged.href, "application/json"), 403, "signature_invalid");
 
+    // The last base64url character has 2 unused bits: a different spelling of the same bytes is refused too.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const respelled = new URL(url);
+    respelled.searchParams.set("sig", sig.slice(0, -1) + alphabet[alphabet.indexOf(sig.at(-1)!) + 1]);
+    expect((await open(respelled.href)).status).toBe(403);
+
     // A later expiry, another session's id, or a missing signature: all refused.
     const extended = new URL(url);
     extended.searchParams.set("exp", String(Number(url.searchParams.get("exp")) + 3600));

@@ -67,7 +67,8 @@ svg.court .board { stroke: #374151; stroke-width: .1; }
 .tablewrap { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; font-size: .9rem; }
 th, td { padding: .35rem .4rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
-th:first-child, td:first-child { text-align: left; white-space: normal; }
+th:first-child, td:first-child { text-align: left; white-space: normal; overflow-wrap: normal; }
+@media (max-width: 480px) { table { font-size: .8rem; } th, td { padding: .3rem .2rem; } section.card { padding: .75rem; } main { padding: .75rem; } }
 thead th { font-size: .8rem; color: var(--muted); font-weight: 600; }
 tfoot td, tfoot th { font-weight: 700; border-top: 2px solid var(--ink); }
 caption { text-align: left; font-weight: 700; padding: .25rem 0; }
@@ -188,6 +189,9 @@ const HUB_JS = `"use strict";
 })();
 `;
 
+/** A basketball: the icon of the hub pages and the API references. */
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#e8742a" stroke="#1f2937" stroke-width="3"/><path d="M2 32h60M32 2v60M11 11c12 10 12 32 0 42M53 11c-12 10-12 32 0 42" fill="none" stroke="#1f2937" stroke-width="3"/></svg>`;
+
 /** FNV-1a, enough to tell two versions of a file apart in its URL. */
 function contentHash(text: string): string {
   let h = 0x811c9dc5;
@@ -208,3 +212,6 @@ export const HUB_ASSETS = {
   css: { path: `/hub/assets/hub-${contentHash(HUB_CSS)}.css`, contentType: "text/css; charset=utf-8", body: HUB_CSS },
   js: { path: `/hub/assets/hub-${contentHash(HUB_JS)}.js`, contentType: "text/javascript; charset=utf-8", body: HUB_JS },
 } satisfies Record<string, StaticAsset>;
+
+/** At a fixed path, so /docs (Scalar's `favicon` setting) and browsers asking for it by default find it. */
+export const FAVICON: StaticAsset = { path: "/favicon.svg", contentType: "image/svg+xml", body: FAVICON_SVG };

@@ -2,7 +2,7 @@
 // The HTML document around every hub page. Styles and script are files served by this Worker
 // (worker/hub/assets.ts), never a CDN, and the page works without the script (links open clips).
 import type { Child } from "hono/jsx";
-import { HUB_ASSETS } from "./assets";
+import { FAVICON, HUB_ASSETS } from "./assets";
 
 export function Page(props: { title: string; refreshSeconds?: number; children: Child }) {
   return (
@@ -15,6 +15,7 @@ export function Page(props: { title: string; refreshSeconds?: number; children: 
         <meta name="robots" content="noindex, nofollow" />
         {props.refreshSeconds ? <meta http-equiv="refresh" content={String(props.refreshSeconds)} /> : null}
         <title>{props.title}</title>
+        <link rel="icon" href={FAVICON.path} type={FAVICON.contentType} />
         <link rel="stylesheet" href={HUB_ASSETS.css.path} />
         <script src={HUB_ASSETS.js.path} defer></script>
       </head>

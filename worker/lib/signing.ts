@@ -38,7 +38,10 @@ export function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
 function fromBase64Url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null; // 32 bytes, unpadded
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  // The last character carries 2 unused bits: only the canonical spelling is accepted, so an
+  // edited signature is never taken for the original.
+  return toBase64Url(bytes) === text ? bytes : null;
 }
 
 /** Raw HMAC-SHA256 of `message` under `key`. */

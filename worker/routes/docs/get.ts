@@ -5,6 +5,7 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../env";
+import { FAVICON } from "../../hub/assets";
 import { PUBLIC_OPENAPI_PATH, RUNNER_OPENAPI_PATH } from "../../schemas/api-descriptions";
 import { SCALAR_BUNDLE } from "./scalar-bundle";
 
@@ -38,7 +39,10 @@ async function renderReference(c: Context<AppEnv>, defaultSlug: string) {
     pageTitle: defaultSlug === "runner-api" ? "Runner API reference" : "API reference",
     cdn: await scalarBundlePath(),
     nonce: scriptNonce,
-    sources: SOURCES.map((s) => ({ ...s, default: s.slug === defaultSlug })),
+    // The "Ask AI" agent is a hosted Scalar service: off.
+    sources: SOURCES.map((s) => ({ ...s, default: s.slug === defaultSlug, agent: { disabled: true } })),
+    favicon: FAVICON.path,
+    authentication: { preferredSecurityScheme: defaultSlug === "runner-api" ? "runnerAuth" : "bearerAuth" },
     // Nothing from outside: no web fonts, no telemetry, no hosted services.
     withDefaultFonts: false,
     telemetry: false,

@@ -5,7 +5,7 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError, type ErrorCode } from "../../errors";
-import { HUB_ASSETS } from "../../hub/assets";
+import { FAVICON, HUB_ASSETS } from "../../hub/assets";
 import { MessagePage } from "../../hub/layout";
 import { SessionPage } from "../../hub/session-page";
 import { findSessionById, loadHubView } from "../../services/hub";
@@ -82,6 +82,8 @@ export function registerHubEndpoints(app: Hono<AppEnv>) {
       }),
     );
   }
+
+  app.get(FAVICON.path, (c) => c.body(FAVICON.body, 200, { "Content-Type": FAVICON.contentType, "Cache-Control": "public, max-age=86400" }));
 
   app.get(`${SHARE_LINK_PATH_PREFIX}:id`, async (c) => {
     const { db, env, now } = c.get("services");
