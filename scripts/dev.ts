@@ -101,6 +101,7 @@ async function main() {
   API key       ${creds.api_key}
   Organization  ${creds.organization_id}
   Credentials   .local/dev.json
+  API reference ${stack.baseUrl}/docs  (runner API: ${stack.baseUrl}/docs/runner)
   MCP server    ${stack.baseUrl}/mcp  (assistants: send the API key as Authorization: Bearer)
   Runner        one GPU runner process (logs prefixed [runner])
 
