@@ -100,7 +100,7 @@ async function openHub(opts: { width?: number; height?: number; mobile?: boolean
   return page;
 }
 
-const videoTime = (page: Page, selector: string) => page.$eval(selector, (v) => (v as HTMLVideoElement).currentTime);
+const videoTime = (page: Page, selector: string) => page.$eval(selector, (v: any) => v.currentTime);
 
 describe("the hub page of a processed game, in Chromium", () => {
   it("refreshed itself from the queue to the finished game", () => {
@@ -129,7 +129,7 @@ describe("the hub page of a processed game, in Chromium", () => {
     expect(named.some((n) => NAMES.some((name) => n.startsWith(name)))).toBe(true);
     expect(await page.textContent("#game-totals tfoot td")).toBe(String(session.totals.points));
     // The first frame, not a loading spinner, in the screenshot.
-    await page.waitForFunction(() => (document.querySelector("#game-video") as HTMLVideoElement).readyState >= 1, null, { timeout: 30_000 });
+    await page.waitForFunction(([sel, min]) => (globalThis as any).document.querySelector(sel).readyState >= min, ["#game-video", 1] as const, { timeout: 30_000 });
     await page.waitForLoadState("networkidle");
     await page.screenshot({ path: artifact("hub.png"), fullPage: true });
     if (process.env.UPDATE_SCREENSHOTS) {
@@ -146,18 +146,17 @@ describe("the hub page of a processed game, in Chromium", () => {
     page.on("response", (r) => {
       if (r.status() === 206 && r.url().includes("/media/")) partial.push(r.url());
     });
-    const src = await page.$eval("#game-video", (v) => (v as HTMLVideoElement).currentSrc);
+    const src = await page.$eval("#game-video", (v: any) => v.currentSrc);
     expect(src).toMatch(/\/media\/.+\.mp4\?exp=\d+&sig=/);
-    await page.$eval("#game-video", async (v) => {
-      const video = v as HTMLVideoElement;
+    await page.$eval("#game-video", async (video: any) => {
       video.muted = true;
       await video.play();
     });
-    await page.waitForFunction(() => (document.querySelector("#game-video") as HTMLVideoElement).currentTime > 1, null, { timeout: 30_000 });
+    await page.waitForFunction(([sel, min]) => (globalThis as any).document.querySelector(sel).currentTime > min, ["#game-video", 1] as const, { timeout: 30_000 });
     // Seek past what was buffered; the player asks for a byte range and keeps playing from there.
-    await page.$eval("#game-video", (v) => ((v as HTMLVideoElement).currentTime = 20));
-    await page.waitForFunction(() => (document.querySelector("#game-video") as HTMLVideoElement).currentTime > 20.5, null, { timeout: 30_000 });
-    expect(await page.$eval("#game-video", (v) => (v as HTMLVideoElement).error)).toBeNull();
+    await page.$eval("#game-video", (v: any) => (v.currentTime = 20));
+    await page.waitForFunction(([sel, min]) => (globalThis as any).document.querySelector(sel).currentTime > min, ["#game-video", 20.5] as const, { timeout: 30_000 });
+    expect(await page.$eval("#game-video", (v: any) => v.error)).toBeNull();
     expect(partial.length).toBeGreaterThan(0);
     await page.context().close();
   });
@@ -166,10 +165,10 @@ describe("the hub page of a processed game, in Chromium", () => {
     const page = await openHub();
     const first = page.locator(".reel a[data-clip]").first();
     const clipUrl = await first.getAttribute("data-clip");
-    await page.$eval("#clip-video", (v) => ((v as HTMLVideoElement).muted = true));
+    await page.$eval("#clip-video", (v: any) => (v.muted = true));
     await first.click();
-    await page.waitForFunction(() => (document.querySelector("#clip-video") as HTMLVideoElement).currentTime > 0.5, null, { timeout: 30_000 });
-    expect(await page.$eval("#clip-video", (v) => (v as HTMLVideoElement).currentSrc)).toBe(clipUrl);
+    await page.waitForFunction(([sel, min]) => (globalThis as any).document.querySelector(sel).currentTime > min, ["#clip-video", 0.5] as const, { timeout: 30_000 });
+    expect(await page.$eval("#clip-video", (v: any) => v.currentSrc)).toBe(clipUrl);
     expect(await first.getAttribute("aria-current")).toBe("true");
     expect(await page.textContent("#clip-caption")).toContain("Now playing:");
     await page.context().close();
@@ -187,28 +186,32 @@ describe("the hub page of a processed game, in Chromium", () => {
     await page.mouse.move(0, 0);
     await page.locator(".reel a, .reel span.noclip").last().focus();
     await page.keyboard.press("Tab");
-    const focused = await page.evaluate(() => document.activeElement?.getAttribute("data-shot"));
+    const focused = await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute("data-shot"));
     expect(focused).toBe(await marker.getAttribute("data-shot"));
     expect(await page.textContent("#shot-detail")).toBe(label);
     const clip = await marker.getAttribute("data-clip");
     if (clip) {
-      await page.$eval("#clip-video", (v) => ((v as HTMLVideoElement).muted = true));
+      await page.$eval("#clip-video", (v: any) => (v.muted = true));
       await page.keyboard.press("Enter");
-      await page.waitForFunction(() => (document.querySelector("#clip-video") as HTMLVideoElement).currentTime > 0.3, null, { timeout: 30_000 });
-      expect(await page.$eval("#clip-video", (v) => (v as HTMLVideoElement).currentSrc)).toBe(clip);
+      await page.waitForFunction(([sel, min]) => (globalThis as any).document.querySelector(sel).currentTime > min, ["#clip-video", 0.3] as const, { timeout: 30_000 });
+      expect(await page.$eval("#clip-video", (v: any) => v.currentSrc)).toBe(clip);
     }
     await page.context().close();
   });
 
   it("fits a 375 px phone screen without horizontal scrolling; a tap shows a shot's details", async () => {
     const page = await openHub({ width: 375, height: 812, mobile: true });
-    const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, viewport: window.innerWidth }));
+    expect(await page.evaluate(() => (globalThis as any).document.compatMode)).toBe("CSS1Compat"); // standards mode
+    const widths: any = await page.evaluate(() => {
+      const { document, innerWidth } = globalThis as any;
+      return { doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, viewport: innerWidth };
+    });
     expect(widths.viewport).toBe(375);
     expect(widths.doc).toBeLessThanOrEqual(375);
     expect(widths.body).toBeLessThanOrEqual(375);
     const marker = page.locator("svg.court .shot").nth(0);
     await marker.scrollIntoViewIfNeeded();
-    await page.$eval("#clip-video", (v) => ((v as HTMLVideoElement).muted = true));
+    await page.$eval("#clip-video", (v: any) => (v.muted = true));
     await marker.tap();
     expect(await page.textContent("#shot-detail")).toBe(await marker.getAttribute("data-label"));
     await page.screenshot({ path: artifact("hub-phone.png"), fullPage: true });
@@ -270,7 +273,7 @@ describe("the API reference in Chromium", () => {
     const ops = await operations("/v1/openapi.json");
     expect(ops.length).toBeGreaterThanOrEqual(16);
     expect([...new Set(listed)].sort()).toEqual(ops.map((o) => `${o.method} ${o.path}`).sort());
-    const text = await page.evaluate(() => document.body.innerText);
+    const text: string = await page.evaluate(() => (globalThis as any).document.body.innerText);
     for (const op of ops) expect(text, op.summary).toContain(op.summary);
     expect(requests.filter((u) => !u.startsWith(stack.baseUrl))).toEqual([]);
     expect(errors).toEqual([]);
@@ -280,8 +283,8 @@ describe("the API reference in Chromium", () => {
 
   it("/docs/runner is the runner API's reference for operators", async () => {
     const { page, requests, errors } = await openDocs("/docs/runner");
-    await page.waitForFunction(() => document.body.innerText.includes("Runner API"));
-    const text = await page.evaluate(() => document.body.innerText);
+    await page.waitForFunction(() => (globalThis as any).document.body.innerText.includes("Runner API"));
+    const text: string = await page.evaluate(() => (globalThis as any).document.body.innerText);
     const ops = await operations("/runner/v1/openapi.json");
     expect(ops.length).toBe(6);
     for (const op of ops) expect(text, op.summary).toContain(op.summary);

@@ -208,6 +208,7 @@ describe("the hub page", () => {
     const res = await open(await mint(org, id));
     expect(res.status).toBe(200);
     const html = await res.text();
+    expect(html.startsWith("<!DOCTYPE html><html lang=\"en\">")).toBe(true);
     expect(html).toContain("Waiting to start");
     expect(html).toMatch(/<meta http-equiv="refresh" content="10"/);
     expect(html).toMatch(/<progress id="progress-bar" max="100" value="0"/);
