@@ -275,8 +275,14 @@ describe("the API reference in Chromium", () => {
     expect([...new Set(listed)].sort()).toEqual(ops.map((o) => `${o.method} ${o.path}`).sort());
     const text: string = await page.evaluate(() => (globalThis as any).document.body.innerText);
     for (const op of ops) expect(text, op.summary).toContain(op.summary);
+    // An operation shows its example request and answer (worker/schemas/examples.ts).
+    const getSession = ops.find((o) => o.method === "GET" && o.path === "/v1/sessions/{id}")!;
+    await page.getByText(getSession.summary).first().click();
+    await page.waitForFunction(() => (globalThis as any).document.body.innerText.includes("League final"), null, { timeout: 15_000 });
     expect(requests.filter((u) => !u.startsWith(stack.baseUrl))).toEqual([]);
     expect(errors).toEqual([]);
+    await page.screenshot({ path: artifact("docs-operation.png") });
+    await page.goto(`${stack.baseUrl}/docs`, { waitUntil: "networkidle" });
     await page.screenshot({ path: artifact("docs.png") });
     await page.close();
   });
