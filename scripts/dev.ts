@@ -114,6 +114,7 @@ async function main() {
   API key       ${creds.api_key}
   Organization  ${creds.organization_id}
   Credentials   .local/dev.json
+  API reference ${stack.baseUrl}/docs  (runner API: ${stack.baseUrl}/docs/runner)
   MCP server    ${stack.baseUrl}/mcp  (assistants: send the API key as Authorization: Bearer)
   Runner        one GPU runner process (logs prefixed [runner])
   Links         loopback allowed (ALLOW_LOOPBACK_URLS=true); host names resolved by ${DOH_URL ?? "Cloudflare's public DoH (set DOH_URL to change)"}

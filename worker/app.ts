@@ -32,6 +32,7 @@ import { registerListSessionHighlights } from "./routes/sessions/highlights-list
 import { registerListSessions } from "./routes/sessions/list";
 import { registerListSessionPlayers } from "./routes/sessions/players-list";
 import { registerListSessionShots } from "./routes/sessions/shots-list";
+import { registerCreateSessionShareLink } from "./routes/sessions/share-links-create";
 import { registerListUsage } from "./routes/usage/list";
 import { registerListEvents } from "./routes/events/list";
 import { registerCreateWebhookEndpoint } from "./routes/webhook-endpoints/create";
@@ -43,6 +44,10 @@ import { registerMediaEndpoints } from "./routes/media/get";
 import { registerCreateUpload } from "./routes/uploads/create";
 import { registerTusEndpoints } from "./routes/uploads/tus";
 import { registerMcpEndpoint } from "./routes/mcp/handle";
+import { registerDocsEndpoints } from "./routes/docs/get";
+import { registerHubEndpoints } from "./routes/hub/get";
+import { PUBLIC_API_DESCRIPTION, PUBLIC_OPENAPI_PATH, RUNNER_API_DESCRIPTION, RUNNER_OPENAPI_PATH } from "./schemas/api-descriptions";
+import { PUBLIC_API_EXAMPLES, RUNNER_API_EXAMPLES, withExamples } from "./schemas/examples";
 
 export const API_VERSION = "1.0.0";
 
@@ -53,13 +58,20 @@ function createPublicApi() {
     scheme: "bearer",
     description: "An API key: `hk_prod_…` in production, `hk_stg_…` in staging.",
   });
-  // The interface description itself is public, like Stripe's.
-  api.doc31("/v1/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "Basketball Video Analysis API", version: API_VERSION },
-    servers: [{ url: "/" }],
-  });
-  api.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : requireApiKey(c, next)));
+  // The interface description itself is public, like Stripe's; /docs renders it.
+  api.get(PUBLIC_OPENAPI_PATH, (c) =>
+    c.json(
+      withExamples(
+        api.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: { title: "Basketball Video Analysis API", version: API_VERSION, description: PUBLIC_API_DESCRIPTION },
+          servers: [{ url: "/" }],
+        }),
+        PUBLIC_API_EXAMPLES,
+      ),
+    ),
+  );
+  api.use("/v1/*", async (c, next) => (c.req.path === PUBLIC_OPENAPI_PATH ? next() : requireApiKey(c, next)));
   registerGetBalance(api);
   registerCreateSession(api);
   registerListSessions(api);
@@ -67,6 +79,7 @@ function createPublicApi() {
   registerListSessionHighlights(api);
   registerListSessionShots(api);
   registerListSessionPlayers(api);
+  registerCreateSessionShareLink(api);
   registerListUsage(api);
   registerCreateWebhookEndpoint(api);
   registerListWebhookEndpoints(api);
@@ -86,8 +99,15 @@ function createRunnerApi() {
     scheme: "bearer",
     description: "A runner token (`hr_…`) minted with `npm run ops -- runner-token:create`.",
   });
-  runner.doc31("/runner/v1/openapi.json", { openapi: "3.1.0", info: { title: "Runner API", version: API_VERSION } });
-  runner.use("/runner/v1/*", async (c, next) => (c.req.path === "/runner/v1/openapi.json" ? next() : requireRunner(c, next)));
+  runner.get(RUNNER_OPENAPI_PATH, (c) =>
+    c.json(
+      withExamples(
+        runner.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Runner API", version: API_VERSION, description: RUNNER_API_DESCRIPTION }, servers: [{ url: "/" }] }),
+        RUNNER_API_EXAMPLES,
+      ),
+    ),
+  );
+  runner.use("/runner/v1/*", async (c, next) => (c.req.path === RUNNER_OPENAPI_PATH ? next() : requireRunner(c, next)));
   registerRunnerClaimJob(runner);
   registerRunnerHeartbeat(runner);
   registerRunnerCreateOutput(runner);
@@ -153,6 +173,9 @@ export function createApp() {
   // Signed-URL surfaces: the signature is the credential, so no API key and no OpenAPI entry.
   registerTusEndpoints(app);
   registerMediaEndpoints(app);
+  registerHubEndpoints(app);
+  // The API references (public and runner), rendered in the browser from the documents above.
+  registerDocsEndpoints(app);
   app.route("/", createAdminApi());
   app.route("/", createRunnerApi());
   // The assistant tool server: a client of /v1 above, with the caller's key.
@@ -167,7 +190,7 @@ export function createApp() {
         headers: { Allow: [...new Set(allowed)].join(", ") },
       });
     }
-    throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}). See /v1/openapi.json for the API's routes.`);
+    throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}). See /docs (the API reference) or /v1/openapi.json for the API's routes.`);
   });
   app.onError(handleError);
   return app;

@@ -33,8 +33,13 @@ export interface Env {
   JOB_LEASE_SECONDS?: string;
   /** Public base URL override (for signed URLs behind a custom domain). */
   PUBLIC_BASE_URL?: string;
-  /** Base URL of the web hub that shows sessions; the assistant tools' `hub_url` is `<HUB_BASE_URL>/sessions/<id>` (null when unset). */
+  /**
+   * Origin that session hub share links point at (a custom domain routed to this Worker, e.g.
+   * `https://watch.example.com`); default: PUBLIC_BASE_URL, else the request's origin.
+   */
   HUB_BASE_URL?: string;
+  /** Secret for signed hub share links (16+ characters); unset, a key derived from MEDIA_SIGNING_SECRET. Rotating it revokes every link. */
+  HUB_SIGNING_SECRET?: string;
   /** Stripe secret key for auto-recharge charges (services/payments.ts); unset ⇒ no charges. */
   STRIPE_SECRET_KEY?: string;
 }

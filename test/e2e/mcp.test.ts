@@ -71,7 +71,12 @@ describe("an assistant uploading and analysing a local file", () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ id: upload.upload_id, status: "complete", size: 3_000_123 });
 
     const session = await tool("analyze_video", { upload_id: upload.upload_id, duration_seconds: 600 });
-    expect(session).toMatchObject({ status: "queued", cost_held_cents: 84, replayed: false, shot_count: 0, hub_url: null });
+    expect(session).toMatchObject({ status: "queued", cost_held_cents: 84, replayed: false, shot_count: 0 });
+    // hub_url opens the session's page under wrangler dev, without an API key.
+    expect(session.hub_url).toMatch(new RegExp(`^${stack.baseUrl}/hub/sessions/${session.id}\\?exp=\\d+&kid=[\\w-]{8}&sig=[\\w-]{43}$`));
+    const page = await fetch(session.hub_url, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/Waiting to start|Analysing the game/);
     expect((await tool("get_session", { session_id: session.id.slice("sess_".length) })).status).toMatch(/queued|processing/);
     expect(await tool("get_balance")).toMatchObject({ held_cents: 84, available_cents: 10_000 - 84 });
   });

@@ -170,7 +170,13 @@ describe("analyze_video and get_session", () => {
     const bare = first.data.id.replace(/^sess_/, "");
     const got = await tool(client, "get_session", { session_id: bare });
     expect(got.data.id).toBe(first.data.id);
-    expect(got.data.hub_url).toBe(`https://hub.test/sessions/${first.data.id}`);
+    // hub_url: a signed share link to the session's hub page, on HUB_BASE_URL; it opens without a key.
+    const hub = new URL(got.data.hub_url);
+    expect(`${hub.origin}${hub.pathname}`).toBe(`https://hub.test/hub/sessions/${first.data.id}`);
+    expect([...hub.searchParams.keys()].sort()).toEqual(["exp", "kid", "sig"]);
+    const page = await call(`${hub.pathname}${hub.search}`, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Waiting to start");
     for (const gone of ["shots", "highlights", "players", "totals"]) expect(got.data).not.toHaveProperty(gone);
     expect(got.data).toHaveProperty("video");
     expect(got.data).toHaveProperty("artifacts");

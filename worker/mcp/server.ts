@@ -68,8 +68,11 @@ const PageArgs = {
 export interface ToolServerOptions {
   /** The API client for the caller's key, or null when the request carried no usable key. */
   api: ApiClient | null;
-  /** Base URL of the web hub that shows sessions (`hub_url`); unset ⇒ `hub_url` is null. */
-  hubBaseUrl?: string;
+  /**
+   * Mints the `hub_url` share link of a session the caller's key has just read (so the tool never
+   * links a session the key could not see).
+   */
+  shareLink: (sessionId: string) => Promise<string>;
   version: string;
 }
 
@@ -150,8 +153,9 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
       const r = await call({ method: "POST", path: "/v1/sessions", body, headers: { "Idempotency-Key": idempotencyKey } });
       if (!r.ok) return r.error;
       const held = r.res.headers.get("X-Service-Cost-Cents");
+      const session = r.body as Session;
       return result({
-        ...summarizeSession(r.body as Session, opts.hubBaseUrl),
+        ...summarizeSession(session, await opts.shareLink(session.id)),
         cost_held_cents: held === null ? null : Number(held),
         replayed: r.res.headers.get("Idempotent-Replayed") === "true",
       });
@@ -162,13 +166,15 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     "get_session",
     {
       title: "Get a session",
-      description: "A session's status (`queued`, `processing`, `processed`, `failed` with `error`), shot and highlight counts, video links, cost and `hub_url`. Poll this after analyze_video.",
+      description: "A session's status (`queued`, `processing`, `processed`, `failed` with `error`), shot and highlight counts, video links, cost and `hub_url` (a link to a page showing the game — video, highlights, shot chart, box scores — that the user can open in a browser without an API key; it expires after 7 days). Poll this after analyze_video.",
       inputSchema: { session_id: SessionIdArg },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ session_id }) => {
       const r = await call({ method: "GET", path: sessionPath(session_id) });
-      return !r.ok ? r.error : result(summarizeSession(r.body as Session, opts.hubBaseUrl));
+      if (!r.ok) return r.error;
+      const session = r.body as Session;
+      return result(summarizeSession(session, await opts.shareLink(session.id)));
     },
   );
 
@@ -188,7 +194,9 @@ export function buildToolServer(opts: ToolServerOptions): McpServer {
     async (args) => {
       const r = await call({ method: "GET", path: "/v1/sessions", query: args });
       if (!r.ok) return r.error;
-      const list = mapList(r.body as List<Session>, (s) => summarizeSession(s, opts.hubBaseUrl));
+      const sessions = r.body as List<Session>;
+      const links = await Promise.all(sessions.data.map((s) => opts.shareLink(s.id)));
+      const list = mapList(sessions, (s, i) => summarizeSession(s, links[i]));
       return result({ ...list, next_starting_after: list.has_more ? (list.data.at(-1)?.id ?? null) : null });
     },
   );

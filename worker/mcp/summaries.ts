@@ -12,22 +12,18 @@ export interface List<T> {
 /**
  * A session without its embedded lists and team totals: `shot_count` and `highlight_count` say
  * how much there is (list_shots, list_highlights and list_players page through it) and `hub_url`
- * links to the session in the web hub, or is null when no hub is configured.
+ * is a signed, expiring link to the session's hub page (the same link `POST
+ * /v1/sessions/{id}/share_links` makes), for the assistant to hand to the user.
  */
 export type SessionSummary = Omit<Session, "highlights" | "shots" | "players" | "totals"> & {
   shot_count: number;
   highlight_count: number;
-  hub_url: string | null;
+  hub_url: string;
 };
 
-export function summarizeSession(session: Session, hubBaseUrl: string | undefined): SessionSummary {
+export function summarizeSession(session: Session, hubUrl: string): SessionSummary {
   const { highlights, shots, players: _players, totals: _totals, ...rest } = session;
-  return {
-    ...rest,
-    shot_count: shots.total_count,
-    highlight_count: highlights.total_count,
-    hub_url: hubBaseUrl ? `${hubBaseUrl.replace(/\/+$/, "")}/sessions/${session.id}` : null,
-  };
+  return { ...rest, shot_count: shots.total_count, highlight_count: highlights.total_count, hub_url: hubUrl };
 }
 
 /** A shot with `court_location` (the shooter's spot on the half court, 0..1) instead of `location`, and no `excitement_score`. */
@@ -57,6 +53,6 @@ export function summarizePlayer(player: Player): PlayerSummary {
   return rest;
 }
 
-export function mapList<T, U>(list: List<T>, fn: (item: T) => U): List<U> {
-  return { object: "list", data: list.data.map(fn), has_more: list.has_more, total_count: list.total_count };
+export function mapList<T, U>(list: List<T>, fn: (item: T, index: number) => U): List<U> {
+  return { object: "list", data: list.data.map((item, i) => fn(item, i)), has_more: list.has_more, total_count: list.total_count };
 }

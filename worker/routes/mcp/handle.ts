@@ -9,6 +9,7 @@ import { ApiError } from "../../errors";
 import { createApiClient } from "../../mcp/api-client";
 import { buildToolServer } from "../../mcp/server";
 import { parseBearer } from "../../middleware/auth";
+import { createShareLink, hubBaseUrl, SHARE_LINK_DEFAULT_SECONDS } from "../../services/share-links";
 
 export const MCP_PATH = "/mcp";
 
@@ -30,7 +31,11 @@ export function registerMcpEndpoint(app: Hono<AppEnv>, version: string) {
     const api = parseBearer(authorization)
       ? createApiClient((req) => Promise.resolve(app.fetch(req, c.env, c.executionCtx)), new URL(c.req.url).origin, authorization!)
       : null;
-    const server = buildToolServer({ api, hubBaseUrl: c.env.HUB_BASE_URL, version });
+    const { env, now } = c.get("services");
+    const hubBase = hubBaseUrl(env, c.req.url);
+    const shareLink = async (sessionId: string) =>
+      (await createShareLink(env, hubBase, sessionId, { expiresInSeconds: SHARE_LINK_DEFAULT_SECONDS, now: now() })).url;
+    const server = buildToolServer({ api, shareLink, version });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
