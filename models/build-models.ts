@@ -45,11 +45,16 @@ export function readCenterNetSource(): CenterNetSourceFiles {
   return { graph, weightData: new Uint8Array(Buffer.concat(files)), version, packageDir };
 }
 
-export function buildCenterNet(heads: HeadDefinition[] = loadHeadDefinitions(DEFAULT_HEADS_DIR), source = readCenterNetSource()): Uint8Array {
+export function buildCenterNet(
+  heads: HeadDefinition[] = loadHeadDefinitions(DEFAULT_HEADS_DIR),
+  source = readCenterNetSource(),
+  fixedInputSize?: { width: number; height: number },
+): Uint8Array {
   return convertCenterNet({
     graph: source.graph,
     weightData: source.weightData,
     heads,
+    fixedInputSize,
     source: {
       package: `${CENTERNET_PACKAGE}@${source.version}`,
       files: ["models/centernet.json", ...source.graph.weightsManifest.flatMap((g) => g.paths.map((p) => `models/${p}`))],

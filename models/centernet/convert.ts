@@ -125,6 +125,11 @@ export interface ConvertOptions {
   weightData: Uint8Array;
   heads?: HeadDefinition[];
   source: CenterNetSource;
+  /**
+   * Fix the input to one size (multiples of 32) instead of symbolic H and W. The graph is the same;
+   * only the declared shapes change (bench/centernet.ts compares the two).
+   */
+  fixedInputSize?: { width: number; height: number };
 }
 
 /** Builds the ONNX model. Pure: the same inputs give byte-identical output. */
@@ -165,7 +170,10 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
     headOutputs.push({ name: head.name, channels: layers[layers.length - 1].outChannels });
   }
 
-  const grid = (c: number) => [1, c, "grid_height", "grid_width"];
+  const fixed = opts.fixedInputSize;
+  if (fixed && (fixed.width % 32 || fixed.height % 32 || fixed.width <= 0 || fixed.height <= 0))
+    throw new Error(`fixed input size ${fixed.width}×${fixed.height} is not a multiple of 32`);
+  const grid = (c: number) => (fixed ? [1, c, fixed.height / CENTERNET_STRIDE, fixed.width / CENTERNET_STRIDE] : [1, c, "grid_height", "grid_width"]);
   const outputList = [
     { name: "heatmap", channels: COCO_CLASSES.length, description: "class scores after sigmoid; channel order = classes" },
     { name: "wh", channels: 4, description: "left, top, right, bottom distances from the cell centre (4x, 4y) in input pixels" },
@@ -178,11 +186,13 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
     graphName: "centernet-mobilenetv3-coco",
     opset: OPSET,
     docString: "CenterNet (MobileNetV3) COCO detector converted from a TF.js graph model by models/centernet/convert.ts",
-    inputs: [{ name: "images", dims: [1, "height", "width", 3] }],
+    inputs: [{ name: "images", dims: fixed ? [1, fixed.height, fixed.width, 3] : [1, "height", "width", 3] }],
     outputs: outputList.map((o) => ({ name: o.name, dims: grid(o.channels) })),
     metadata: {
       model: "centernet-mobilenetv3-coco",
-      input: "images: float32 NHWC [1, H, W, 3], RGB 0-255, H and W multiples of 32",
+      input: fixed
+        ? `images: float32 NHWC [1, ${fixed.height}, ${fixed.width}, 3], RGB 0-255`
+        : "images: float32 NHWC [1, H, W, 3], RGB 0-255, H and W multiples of 32",
       outputs: JSON.stringify(outputList),
       stride: String(CENTERNET_STRIDE),
       classes: JSON.stringify(COCO_CLASSES),
