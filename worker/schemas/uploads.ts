@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_UPLOAD_BYTES } from "../services/tus-targets";
+import { MAX_UPLOAD_BYTES } from "../lib/tus";
 import { UPLOAD_CONTENT_TYPES, UPLOAD_LIFETIME_SECONDS } from "../services/uploads";
 
 export const CreateUploadBodySchema = z

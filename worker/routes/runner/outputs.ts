@@ -5,7 +5,8 @@ import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas
 import { OutputName } from "../../schemas/runner";
 import { outputKey, requireLease } from "../../services/jobs";
 import { publicBaseUrl } from "../../services/media-urls";
-import { createTusTarget, MAX_UPLOAD_BYTES } from "../../services/tus-targets";
+import { MAX_UPLOAD_BYTES } from "../../lib/tus";
+import { createTusTarget } from "../../services/tus-targets";
 
 /** Output upload URLs stay valid for a day: long jobs upload at the end. */
 const OUTPUT_TARGET_SECONDS = 24 * 3600;
