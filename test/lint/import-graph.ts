@@ -33,11 +33,14 @@ export function readImportGraph(roots: string[]): ImportGraph {
     const packages: string[] = [];
     for (const { fileName: specifier } of importedFiles) {
       const resolved = ts.resolveModuleName(specifier, file, parsed.options, ts.sys).resolvedModule;
-      if (specifier.startsWith(".") || (resolved && !resolved.isExternalLibraryImport)) {
+      const inPackage = resolved?.resolvedFileName.split("/node_modules/")[1];
+      if (inPackage !== undefined) {
+        packages.push(specifier.startsWith(".") ? inPackage : specifier); // a relative path into node_modules names the package's file
+      } else if (specifier.startsWith(".") || resolved) {
         if (!resolved) throw new Error(`${rel(file)}: cannot resolve '${specifier}'`);
         own.push(rel(resolved.resolvedFileName));
       } else {
-        packages.push(specifier);
+        packages.push(specifier); // node: and cloudflare: modules, and packages without types
       }
     }
     internal.set(rel(file), [...new Set(own)]);

@@ -8,7 +8,7 @@ import { newId } from "../../worker/ids";
 import { buildServices } from "../../worker/middleware/services";
 import { claimNextJob, completeJob, failJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
 import { lifecycleDeps } from "../../worker/services/lifecycle";
-import { JobResult } from "../../worker/schemas/runner";
+import { JobResult } from "../../contract/runner-api";
 import { PREPARE_ATTEMPTS } from "../../worker/queues/jobs";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
 import { VIDEOS, videoUrl } from "./session-fixtures";

@@ -3,12 +3,13 @@
 // the UploadState Durable Object that serialises its writes, the service that
 // creates and addresses targets (services/tus-targets.ts), the tus routes and
 // the upload clients. Plain constants and types, below all of them.
+import { MAX_VIDEO_BYTES } from "../../contract/runner-api";
 
 export const TUS_VERSION = "1.0.0";
 /** The tus extensions served. Creation happens through `POST /v1/uploads` (or `createTusTarget`), not tus `creation`. */
 export const TUS_EXTENSIONS = ["termination", "expiration"] as const;
-/** Largest file a target accepts: 10 GB (decimal, 10,000,000,000 bytes). */
-export const MAX_UPLOAD_BYTES = 10_000_000_000;
+/** Largest file a target accepts: the spec's video limit, 10 GB (decimal, 10,000,000,000 bytes). */
+export const MAX_UPLOAD_BYTES = MAX_VIDEO_BYTES;
 /**
  * R2 multipart part size. R2 wants parts of at least 5 MiB, all equal but the
  * last; bytes that do not fill a part wait in the Durable Object's storage.

@@ -3,7 +3,7 @@ import type { AppEnv, Env, Services } from "../env";
 import { ApiError } from "../errors";
 import { openDatabase } from "../lib/database";
 import { HttpClient, runtimeFetch } from "../services/http-client";
-import { DEFAULT_DOH_URL, DohResolver } from "../services/url-policy";
+import { DEFAULT_DOH_URL, DohResolver } from "../../contract/url-policy";
 
 export function buildServices(env: Env, now: () => number = () => Math.floor(Date.now() / 1000)): Services {
   const environment = env.ENVIRONMENT === "production" ? "production" : "staging";
