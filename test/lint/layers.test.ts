@@ -19,6 +19,30 @@ function importsOutside(dir: string, allowed: string[]): string[] {
 /** The package a specifier names (`@scope/name/sub` → `@scope/name`). */
 const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
 
+/** The Worker's parts, top to bottom, and what each may import (besides contract/, drizzle/ and packages). */
+const WORKER_LAYERS: Record<string, string[]> = {
+  entry: ["*"], // index.ts (fetch, queue, scheduled) and app.ts (registers every route)
+  routes: ["routes", "mcp", "hub", "middleware", "services", "durable-objects", "schemas", "lib", "env"],
+  queues: ["queues", "middleware", "services", "durable-objects", "schemas", "lib", "env"],
+  mcp: ["mcp", "services", "schemas", "lib", "env"],
+  hub: ["hub", "services", "schemas", "lib", "env"],
+  middleware: ["middleware", "services", "durable-objects", "schemas", "lib", "env"],
+  services: ["services", "durable-objects", "schemas", "lib", "env"],
+  "durable-objects": ["durable-objects", "lib"],
+  schemas: ["schemas", "lib"],
+  lib: ["lib", "env"],
+  // Types only (checked below): the bindings name the Durable Object classes, the per-request services their client.
+  env: ["durable-objects", "services", "lib"],
+};
+
+function workerLayer(file: string): string {
+  const rest = file.slice("worker/".length);
+  if (rest === "index.ts" || rest === "app.ts") return "entry";
+  if (rest === "env.ts") return "env";
+  if (rest === "errors.ts" || rest === "ids.ts") return "lib";
+  return rest.split("/")[0];
+}
+
 describe("layers", () => {
   it("the contract imports only zod, ipaddr.js and itself", () => {
     expect(under("contract").length).toBeGreaterThanOrEqual(3);
@@ -30,6 +54,31 @@ describe("layers", () => {
   it("the runner never imports the Worker, and the Worker never imports the runner", () => {
     expect(importsOutside("gpu-runner", ["gpu-runner", "contract"])).toEqual([]);
     expect(importsOutside("worker", ["worker", "contract", "drizzle"])).toEqual([]);
+  });
+
+  it("inside the Worker, each part imports only the parts below it", () => {
+    const files = under("worker");
+    expect(new Set(files.map(workerLayer))).toEqual(new Set(Object.keys(WORKER_LAYERS)));
+    const wrong = files.flatMap((file) => {
+      const allowed = WORKER_LAYERS[workerLayer(file)];
+      if (allowed.includes("*")) return [];
+      return graph.internal
+        .get(file)!
+        .filter((t) => t.startsWith("worker/") && !allowed.includes(workerLayer(t)) && workerLayer(t) !== workerLayer(file))
+        .map((t) => `${file} (${workerLayer(file)}) imports ${t} (${workerLayer(t)})`);
+    });
+    expect(wrong).toEqual([]);
+    const envImports = readFileSync(path.join(ROOT, "worker/env.ts"), "utf8").split("\n").filter((l) => /^import\b/.test(l));
+    expect(envImports.length).toBeGreaterThan(0);
+    expect(envImports.filter((l) => !l.startsWith("import type "))).toEqual([]);
+  });
+
+  it("the runner's stages (media, vision, analysis) know nothing of the API or the loops", () => {
+    const stages = ["gpu-runner/media/", "gpu-runner/vision/", "gpu-runner/analysis/"];
+    const wiring = ["gpu-runner/main.ts", "gpu-runner/loop.ts", "gpu-runner/job.ts", "gpu-runner/api.ts", "gpu-runner/result.ts"];
+    const files = under("gpu-runner").filter((f) => stages.some((s) => f.startsWith(s)));
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.flatMap((f) => graph.internal.get(f)!.filter((t) => wiring.includes(t)).map((t) => `${f} imports ${t}`))).toEqual([]);
   });
 
   it("every package the runner loads is a production dependency (GPU hosts run npm ci --omit=dev)", () => {

@@ -5,13 +5,8 @@ import { uploads } from "../../drizzle/schema";
 import type { Services } from "../env";
 import { syncUploadRow } from "../durable-objects/upload-transitions";
 import { newId } from "../ids";
+import { UPLOAD_LIFETIME_SECONDS, type UploadContentType } from "../schemas/uploads";
 import { createTusTarget, tusTargetStub } from "./tus-targets";
-
-/** The spec's upload destination lifetime: 7 days. */
-export const UPLOAD_LIFETIME_SECONDS = 604_800;
-
-export const UPLOAD_CONTENT_TYPES = ["video/mp4", "video/quicktime"] as const;
-export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 
 export interface UploadResource {
   id: string;
