@@ -2,10 +2,11 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 
-// Four projects: the Worker inside workerd (real local D1, R2, DOs, queues),
+// Five projects: the Worker inside workerd (real local D1, R2, DOs, queues),
 // the GPU runner and analysis pipeline in Node (real ffmpeg, onnxruntime-node),
-// end-to-end runs of the whole system (wrangler dev + runner processes), and
-// static checks of the sources (test/lint).
+// the runner API contract and the box-score rule (test/contract), end-to-end
+// runs of the whole system (wrangler dev + runner processes), and static
+// checks of the sources (test/lint).
 export default defineConfig({
   test: {
     projects: [
@@ -40,6 +41,13 @@ export default defineConfig({
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "contract",
+          include: ["test/contract/**/*.test.ts"],
+          environment: "node",
         },
       },
       {

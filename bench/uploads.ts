@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { Upload } from "tus-js-client";
 import { startLocalStack } from "../scripts/lib/local-stack";
 import { OperatorClient } from "../scripts/lib/operator-client";
-import { MAX_CHUNK_BYTES, MAX_SINGLE_PUT_BYTES, RECOMMENDED_CHUNK_BYTES } from "../worker/services/tus-targets";
+import { MAX_CHUNK_BYTES, MAX_SINGLE_PUT_BYTES, RECOMMENDED_CHUNK_BYTES } from "../worker/lib/tus";
 
 const MiB = 1024 * 1024;
 

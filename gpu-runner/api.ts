@@ -1,6 +1,14 @@
-// Client of the runner API (/runner/v1). Classifies failures the way the
-// loops need them: 401 is fatal (bad or revoked token), 409 lease_lost means
-// drop the job, 5xx and network errors are retried with jittered backoff.
+// Client of the runner API (/runner/v1). Every request is typed from the
+// contract (contract/runner-api.ts) and every answer is validated against it,
+// so a Worker that drifts from the contract is noticed at the first answer,
+// not as a wrong value deep in a job. Classifies failures the way the loops
+// need them: 401 is fatal (bad or revoked token), 409 lease_lost means drop
+// the job, 5xx and network errors are retried with jittered backoff.
+import type { z } from "zod";
+import { RUNNER_API_PREFIX, RUNNER_ROUTES, type JobResultInput, type RunnerAnswer, type RunnerRequest, type RunnerRoute, type SessionErrorCode } from "../contract/runner-api";
+
+export type { ClaimedJob } from "../contract/runner-api";
+
 export class FatalRunnerError extends Error {}
 export class LeaseLostError extends Error {}
 export class ApiRequestError extends Error {
@@ -13,15 +21,19 @@ export class ApiRequestError extends Error {
   }
 }
 
-export interface ClaimedJob {
-  id: string;
-  session: string;
-  lease: { id: string; expires_at: number };
-  attempt: number;
-  source: { type: "upload" | "url" | "veo"; download_url: string };
-  options: Record<string, unknown>;
-  rosters: unknown;
+/**
+ * A 2xx answer that does not match the contract: the API and this runner disagree on the wire
+ * shape (different versions). Not retried: asking again gets the same answer.
+ */
+export class ContractMismatchError extends ApiRequestError {
+  constructor(route: RunnerRoute, status: number, error: z.ZodError) {
+    const issues = error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`);
+    super(`${route}: the API's answer does not match the runner API contract (are the runner and the API the same version?): ${issues.join("; ")}`, status, "contract_mismatch");
+  }
 }
+
+/** How a request reaches the API; the runner uses the global fetch, tests may route it elsewhere. */
+export type Transport = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface RetryPolicy {
   attempts: number;
@@ -48,15 +60,23 @@ export class RunnerApi {
     readonly baseUrl: string,
     private readonly token: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
+    private readonly transport: Transport = (url, init) => fetch(url, init),
   ) {}
 
-  private async post<T>(path: string, body: unknown, opts: { signal?: AbortSignal; retry?: boolean } = {}): Promise<T> {
+  private async post<R extends RunnerRoute>(
+    route: R,
+    jobId: string | null,
+    body: RunnerRequest<R>,
+    opts: { signal?: AbortSignal; retry?: boolean } = {},
+  ): Promise<RunnerAnswer<R>> {
+    const { path: template, answer } = RUNNER_ROUTES[route];
+    const path = jobId === null ? template : template.replace("{id}", encodeURIComponent(jobId));
     const attempts = opts.retry === false ? 1 : this.retry.attempts;
     let lastError: unknown;
     for (let attempt = 0; attempt < attempts; attempt++) {
       if (opts.signal?.aborted) throw new Error("aborted");
       try {
-        const res = await fetch(`${this.baseUrl}/runner/v1${path}`, {
+        const res = await this.transport(`${this.baseUrl}${RUNNER_API_PREFIX}${path}`, {
           method: "POST",
           headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
           body: JSON.stringify(body),
@@ -64,7 +84,11 @@ export class RunnerApi {
         });
         const text = await res.text();
         const json = text ? JSON.parse(text) : {};
-        if (res.ok) return json as T;
+        if (res.ok) {
+          const parsed = answer.safeParse(json);
+          if (!parsed.success) throw new ContractMismatchError(route, res.status, parsed.error);
+          return parsed.data as RunnerAnswer<R>;
+        }
         const code = json?.error?.code as string | undefined;
         const message = `${path}: HTTP ${res.status} ${code ?? ""} ${json?.error?.message ?? ""}`.trim();
         if (res.status === 401) throw new FatalRunnerError(message);
@@ -81,22 +105,22 @@ export class RunnerApi {
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }
 
-  claim(waitSeconds: number, signal?: AbortSignal): Promise<{ job: ClaimedJob | null }> {
-    return this.post("/jobs/claim", { wait_seconds: waitSeconds }, { signal, retry: false });
+  claim(waitSeconds: number, signal?: AbortSignal) {
+    return this.post("claim", null, { wait_seconds: waitSeconds }, { signal, retry: false });
   }
   heartbeat(jobId: string, leaseId: string, progress: { stage?: string; percent?: number }) {
-    return this.post<{ lease_expires_at: number; cancel: boolean }>(`/jobs/${jobId}/heartbeat`, { lease_id: leaseId, ...progress });
+    return this.post("heartbeat", jobId, { lease_id: leaseId, ...progress });
   }
   createOutput(jobId: string, leaseId: string, name: string, size: number, contentType: string) {
-    return this.post<{ name: string; upload_url: string; offset: number }>(`/jobs/${jobId}/outputs`, { lease_id: leaseId, name, size, content_type: contentType });
+    return this.post("createOutput", jobId, { lease_id: leaseId, name, size, content_type: contentType });
   }
-  complete(jobId: string, leaseId: string, result: unknown) {
-    return this.post<{ status: string }>(`/jobs/${jobId}/complete`, { lease_id: leaseId, result });
+  complete(jobId: string, leaseId: string, result: JobResultInput) {
+    return this.post("complete", jobId, { lease_id: leaseId, result });
   }
-  fail(jobId: string, leaseId: string, code: string, message: string) {
-    return this.post<{ status: string }>(`/jobs/${jobId}/fail`, { lease_id: leaseId, code, message: message.slice(0, 1000) });
+  fail(jobId: string, leaseId: string, code: SessionErrorCode, message: string) {
+    return this.post("fail", jobId, { lease_id: leaseId, code, message: message.slice(0, 1000) });
   }
   release(jobId: string, leaseId: string, reason: string) {
-    return this.post<{ status: string }>(`/jobs/${jobId}/release`, { lease_id: leaseId, reason });
+    return this.post("release", jobId, { lease_id: leaseId, reason });
   }
 }

@@ -2,7 +2,7 @@
 // up where an interrupted transfer stopped.
 //
 // External links (anything that is not this API's own signed media URL) go
-// through the same URL policy as the Worker (worker/services/url-policy.ts):
+// through the same URL policy as the Worker (contract/url-policy.ts):
 // runners sit inside operators' networks, where private addresses are
 // reachable, so the policy is applied here again rather than trusted from the
 // API. Every hop — the link and each redirect — is resolved, refused when any
@@ -20,7 +20,8 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { checkUrl, DohResolver, ResolverUnavailableError, UrlRefusedError, type HostResolver } from "../worker/services/url-policy";
+import { MAX_VIDEO_BYTES } from "../contract/runner-api";
+import { checkUrl, DohResolver, ResolverUnavailableError, UrlRefusedError, type HostResolver } from "../contract/url-policy";
 import { backoffMs, sleep } from "./api";
 import { HostFaultError } from "./host-fault";
 
@@ -41,7 +42,7 @@ export class DownloadError extends Error {
 /** A download attempt that receives nothing for this long is abandoned (and resumed). */
 export const IDLE_TIMEOUT_MS = 60_000;
 /** The spec's limit on a video: 10 GB. */
-export const MAX_SOURCE_BYTES = 10 * 1000 ** 3;
+export const MAX_SOURCE_BYTES = MAX_VIDEO_BYTES;
 export const MAX_REDIRECTS = 5;
 /** How long the host's own resolver may take for one name. */
 export const LOOKUP_TIMEOUT_MS = 5_000;

@@ -3,23 +3,23 @@
 // complete. Failures become the spec's `error.code` values.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import type { JobResultInput, SessionErrorCode } from "../contract/runner-api";
+import type { HostResolver } from "../contract/url-policy";
 import { ApiRequestError, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
-import type { HostResolver } from "../worker/services/url-policy";
 import { downloadSource, DownloadError } from "./download";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
 import { probe, type VideoInfo } from "./media/probe";
 import { MediaError } from "./media/run";
 import { renderSessionRenditions } from "./outputs/renditions";
-import { uploadOutput, type OutputFile } from "./outputs/upload";
+import { uploadOutput } from "./outputs/upload";
+import { analysisOutputs, jobResult, NO_ANALYSIS, type AnalysisOutputs } from "./result";
 
 /** Spec limit: at most 1920×1080 in either orientation. */
 export const MAX_LONG_SIDE = 1920;
 export const MAX_SHORT_SIDE = 1080;
 
 export type Pipeline = "full" | "media";
-
-export type SessionErrorCode = "no_shots" | "no_hoops" | "no_court" | "video_too_large" | "source_invalid" | "source_unavailable" | "timeout" | "unknown";
 
 /**
  * A job that ends `failed`. `message` is what the customer reads on the session's `error.message`:
@@ -71,19 +71,6 @@ export function checkResolution(info: Pick<VideoInfo, "width" | "height">): void
   }
 }
 
-interface AnalysisOutputs {
-  result: {
-    run_version: number;
-    shots: unknown[];
-    highlights: unknown[];
-    players: unknown[];
-    artifacts: { actions: string | null; balls: string | null; hoops: string | null; clusters: string | null };
-  };
-  files: OutputFile[];
-}
-
-const HIGHLIGHT_RENDITIONS = ["default", "horizontal", "1080p", "720p", "480p", "360p", "240p", "144p"] as const;
-
 /** Runs the analysis pipeline and renders highlight clips, naming their output files. */
 async function analyze(ctx: JobContext, source: string): Promise<AnalysisOutputs> {
   const { analyzeGame, AnalysisError } = await import("./analysis/pipeline");
@@ -104,42 +91,7 @@ async function analyze(ctx: JobContext, source: string): Promise<AnalysisOutputs
   }
   ctx.progress("highlights", 70);
   const rendered = await renderHighlights(source, analysis, ctx.workDir, { signal: ctx.signal } as never);
-  const files: OutputFile[] = [];
-  const byKey = new Map(rendered.map((r) => [r.key, r]));
-  const highlights = analysis.highlights.map((h) => {
-    const r = byKey.get(h.key);
-    const video = Object.fromEntries(
-      HIGHLIGHT_RENDITIONS.map((name) => {
-        const file = r?.files[name] ?? null;
-        if (!file) return [name, null];
-        const outName = `highlights/${h.key}/${name}.mp4`;
-        files.push({ name: outName, path: file, contentType: "video/mp4" });
-        return [name, outName];
-      }),
-    );
-    const preview = Object.fromEntries(
-      (["default", "horizontal"] as const).map((name) => {
-        const file = r?.preview[name] ?? null;
-        if (!file) return [name, null];
-        const outName = `highlights/${h.key}/preview-${name}.jpg`;
-        files.push({ name: outName, path: file, contentType: "image/jpeg" });
-        return [name, outName];
-      }),
-    );
-    return { ...h, video, preview };
-  });
-  const artifacts = Object.fromEntries(
-    (["actions", "balls", "hoops", "clusters"] as const).map((kind) => {
-      const file = analysis.artifacts[kind];
-      if (!file) return [kind, null];
-      files.push({ name: `artifacts/${kind}.jsonl`, path: file, contentType: "application/x-ndjson" });
-      return [kind, `artifacts/${kind}.jsonl`];
-    }),
-  ) as AnalysisOutputs["result"]["artifacts"];
-  return {
-    result: { run_version: analysis.run_version, shots: analysis.shots, highlights, players: analysis.players, artifacts },
-    files,
-  };
+  return analysisOutputs(analysis, rendered);
 }
 
 /** Runs one job to a reported outcome; throws JobFailure (or anything else → `unknown`). */
@@ -180,10 +132,7 @@ export async function runJob(ctx: JobContext): Promise<void> {
   checkResolution(info);
   ctx.log.info("probed", { width: info.width, height: info.height, fps: info.fps, duration_seconds: info.durationSeconds, codec: info.codec });
 
-  const analysis: AnalysisOutputs =
-    ctx.pipeline === "full"
-      ? await analyze(ctx, source)
-      : { result: { run_version: 0, shots: [], highlights: [], players: [], artifacts: { actions: null, balls: null, hoops: null, clusters: null } }, files: [] };
+  const analysis = ctx.pipeline === "full" ? await analyze(ctx, source) : NO_ANALYSIS;
 
   ctx.progress("renditions", 75);
   const renditions = await renderSessionRenditions(source, info, ctx.workDir, ctx.hw, ctx.signal);
@@ -195,14 +144,7 @@ export async function runJob(ctx: JobContext): Promise<void> {
   }
 
   ctx.progress("complete", 99);
-  await reportCompletion(api, job, {
-    run_version: analysis.result.run_version,
-    video: { duration_seconds: info.durationSeconds, width: info.width, height: info.height, fps: info.fps, ...renditions.video },
-    artifacts: analysis.result.artifacts,
-    shots: analysis.result.shots,
-    highlights: analysis.result.highlights,
-    players: analysis.result.players,
-  }, ctx.log, ctx.signal);
+  await reportCompletion(api, job, jobResult(info, renditions.video, analysis), ctx.log, ctx.signal);
 }
 
 /** The API could not be told of a finished result in time: the job is handed back, not failed. */
@@ -220,7 +162,7 @@ export const COMPLETE_PATIENCE_MS = 15 * 60_000;
 export async function reportCompletion(
   api: Pick<RunnerApi, "complete">,
   job: ClaimedJob,
-  result: unknown,
+  result: JobResultInput,
   log: Pick<Logger, "warn">,
   signal: AbortSignal,
   patienceMs = COMPLETE_PATIENCE_MS,

@@ -11,7 +11,7 @@ import path from "node:path";
 import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
 import { cleanWorkDir, CompletionNotReported, JobFailure, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
-import type { HostResolver } from "../worker/services/url-policy";
+import type { HostResolver } from "../contract/url-policy";
 import type { MediaHardware } from "./media/hardware";
 import { HostFaultError } from "./host-fault";
 

@@ -1,9 +1,10 @@
-import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type * as schema from "../drizzle/schema";
 import type { IdempotencyKey } from "./durable-objects/idempotency-key";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
 import type { UploadState } from "./durable-objects/upload-state";
+import type { Database } from "./lib/database";
 import type { HttpClient } from "./services/http-client";
+
+export type { Database };
 
 export type Environment = "production" | "staging";
 
@@ -43,8 +44,6 @@ export interface Env {
   /** Stripe secret key for auto-recharge charges (services/payments.ts); unset ⇒ no charges. */
   STRIPE_SECRET_KEY?: string;
 }
-
-export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
 
 /** Per-request services handed to handlers (see middleware/services.ts). */
 export interface Services {

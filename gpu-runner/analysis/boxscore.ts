@@ -1,6 +1,8 @@
 // Attribution and box scores in ONE function over the same tags, so a shot's players and each
-// player's stats can never disagree (spec: Session rule 4).
-import { emptyBoxScore, type BoxScore } from "./types.ts";
+// player's stats can never disagree (spec: Session rule 4). Which roles a shot admits and what each
+// adds to a box score is the contract's rule (contract/box-score.ts), the same the Worker applies
+// to the shots it stores.
+import { boxScoresFromShots, shotAdmits, type BoxScore, type ShotRole } from "../../contract/box-score.ts";
 
 export interface ShotFacts {
   made: boolean;
@@ -8,7 +10,7 @@ export interface ShotFacts {
   is_three_point: boolean;
 }
 
-export type TagRole = "scorer" | "assister" | "rebounder";
+export type TagRole = ShotRole;
 
 export interface Tag {
   shot: number;
@@ -29,32 +31,19 @@ export const MIN_TAG_CONFIDENCE = 0.5;
 
 /**
  * The single validity rule for tags: the player exists and is valid, the tag is confident
- * enough, and the role makes sense for the shot (assists only on made field goals by a teammate,
- * rebounds only after misses).
+ * enough, the shot admits the role (the contract's `shotAdmits`: assists only on made field goals,
+ * rebounds only after misses), and an assist comes from a teammate of the scorer.
  */
 export function isValidTag(tag: Tag, shot: ShotFacts, players: Map<string, PlayerInfo>, scorer: string | null): boolean {
   const p = players.get(tag.player);
   if (!p || !p.valid || tag.confidence < MIN_TAG_CONFIDENCE) return false;
+  if (!shotAdmits(shot, tag.role)) return false;
   if (tag.role === "assister") {
-    if (!shot.made || shot.is_free_throw || !scorer || scorer === tag.player) return false;
+    if (!scorer || scorer === tag.player) return false;
     const s = players.get(scorer);
     if (!s || s.team_id === null || s.team_id !== p.team_id) return false;
   }
-  if (tag.role === "rebounder" && shot.made) return false;
   return true;
-}
-
-export function shotPoints(s: ShotFacts): number {
-  if (!s.made) return 0;
-  return s.is_free_throw ? 1 : s.is_three_point ? 3 : 2;
-}
-
-function addShot(b: BoxScore, s: ShotFacts) {
-  const pts = shotPoints(s);
-  b.points += pts;
-  if (s.is_free_throw) { b.ft_att++; if (s.made) b.ft_make++; }
-  else if (s.is_three_point) { b.fg_3pt_att++; if (s.made) b.fg_3pt_make++; }
-  else { b.fg_2pt_att++; if (s.made) b.fg_2pt_make++; }
 }
 
 export interface Attribution {
@@ -66,21 +55,18 @@ export interface Attribution {
 
 export function attributeAndScore(shots: ShotFacts[], tags: Tag[], players: PlayerInfo[]): Attribution {
   const byKey = new Map(players.map((p) => [p.key, p]));
-  const stats = new Map(players.map((p) => [p.key, emptyBoxScore()]));
-  const totals = emptyBoxScore();
   const shotPlayers = shots.map((shot, i) => {
     const pick = (role: TagRole, scorer: string | null) =>
       tags
         .filter((t) => t.shot === i && t.role === role && isValidTag(t, shot, byKey, scorer))
         .sort((a, b) => b.confidence - a.confidence)[0]?.player ?? null;
     const scorer = pick("scorer", null);
-    const assister = pick("assister", scorer);
-    const rebounder = pick("rebounder", scorer);
-    addShot(totals, shot);
-    if (scorer) addShot(stats.get(scorer)!, shot);
-    if (assister) { stats.get(assister)!.assist++; totals.assist++; }
-    if (rebounder) { stats.get(rebounder)!.rebound++; totals.rebound++; }
-    return { scorer, assister, rebounder };
+    return { scorer, assister: pick("assister", scorer), rebounder: pick("rebounder", scorer) };
   });
+  // The stats come from the accepted tags alone, by the rule the Worker applies to stored shots.
+  const { players: stats, totals } = boxScoresFromShots(
+    shots.map((shot, i) => ({ made: shot.made, is_free_throw: shot.is_free_throw, is_three_point: shot.is_three_point, players: shotPlayers[i] })),
+    players.map((p) => p.key),
+  );
   return { shotPlayers, stats, totals };
 }

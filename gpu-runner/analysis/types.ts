@@ -1,6 +1,6 @@
-// The box score shape is the API's (worker/services/box-score.ts): one definition for both sides.
-export { emptyBoxScore, type BoxScore } from "../../worker/services/box-score.ts";
-import type { BoxScore } from "../../worker/services/box-score.ts";
+// The box score and its rule are the runner API contract's (contract/box-score.ts): one definition for both sides.
+export { emptyBoxScore, type BoxScore } from "../../contract/box-score.ts";
+import type { BoxScore } from "../../contract/box-score.ts";
 
 export type Point = [number, number];
 

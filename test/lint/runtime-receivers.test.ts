@@ -1,4 +1,4 @@
-// A static guard over worker/: in workerd, functions of the global scope
+// A static guard over worker/ and contract/: in workerd, functions of the global scope
 // (`fetch`, timers …) and methods of runtime objects (`crypto.subtle.*`,
 // `scheduler.*`, `caches.*`, `crypto.*`, `performance.*`) throw "Illegal
 // invocation" when called without their receiver — after being stored as an
@@ -83,8 +83,8 @@ function sourcesUnder(dir: string): string[] {
 }
 
 describe("runtime functions keep their receiver (workerd's Illegal invocation)", () => {
-  it("no source under worker/ detaches fetch, crypto.subtle.*, scheduler.*, caches.* … or calls fetch outside the HttpClient", () => {
-    const files = sourcesUnder(path.join(ROOT, "worker"));
+  it("no source under worker/ or contract/ (which the Worker runs too) detaches fetch, crypto.subtle.*, scheduler.*, caches.* … or calls fetch outside the HttpClient", () => {
+    const files = [...sourcesUnder(path.join(ROOT, "worker")), ...sourcesUnder(path.join(ROOT, "contract"))];
     expect(files.length).toBeGreaterThan(50);
     const found = files.flatMap((full) => findDetachedRuntimeFunctions(path.relative(ROOT, full).split(path.sep).join("/"), readFileSync(full, "utf8")));
     expect(found).toEqual([]);

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../drizzle/schema";
 import { newId } from "../../worker/ids";
-import { maybeAutoRecharge } from "../../worker/services/auto-recharge";
+import { maybeAutoRecharge, rechargeAfterSettle } from "../../worker/services/auto-recharge";
 import { ASSUMED_BYTES_PER_SECOND, costCents, estimateSeconds, getBalance, settleHold, voidHold } from "../../worker/services/billing";
 import type { ChargeResult, OffSessionCharge, PaymentProvider } from "../../worker/services/payments";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
@@ -192,6 +192,13 @@ class LocalPayments implements PaymentProvider {
 const setAutoRecharge = (org: TestOrg, body: unknown) =>
   call(`/admin/v1/organizations/${org.orgId}/auto_recharge`, { method: "PATCH", json: body, headers: { Authorization: `Bearer op_test_operator_token_0123456789abcdef` } });
 
+/** What the job lifecycle does on success (services/lifecycle.ts): settle, then the recharge step. */
+async function settleThenRecharge(sessionId: string, seconds: number, now: number, payments: PaymentProvider) {
+  const settled = await settleHold(db, sessionId, seconds, now);
+  await rechargeAfterSettle(db, payments, settled, now);
+  return settled;
+}
+
 describe("auto-recharge", () => {
   const settings = { enabled: true, threshold_cents: 500, amount_cents: 2000, payment_customer_id: "cus_Test123", payment_method_id: "pm_Test456" };
 
@@ -220,11 +227,11 @@ describe("auto-recharge", () => {
     await grant(org, 1000, now + DAY);
     const payments = new LocalPayments();
     const first = await heldSession(org, 600);
-    await settleHold(db, first, 3600, now, { payments }); // 500 charged: 500 left, not below 500
+    await settleThenRecharge(first, 3600, now, payments); // 500 charged: 500 left, not below 500
     expect(payments.charges).toHaveLength(0);
 
     const second = await heldSession(org, 100);
-    await settleHold(db, second, 36, now, { payments }); // 5 charged: 495 < 500
+    await settleThenRecharge(second, 36, now, payments); // 5 charged: 495 < 500
     expect(payments.charges).toEqual([
       {
         customerId: "cus_Test123", paymentMethodId: "pm_Test456", amountCents: 2000, idempotencyKey: `auto_recharge:${org.orgId}:${now}`,
@@ -249,7 +256,7 @@ describe("auto-recharge", () => {
     await grant(org, 600, now + DAY);
     const payments = new LocalPayments();
     const ids = await Promise.all(Array.from({ length: 4 }, () => heldSession(org, 100)));
-    await Promise.all(ids.map((id) => settleHold(db, id, 360, now, { payments })));
+    await Promise.all(ids.map((id) => settleThenRecharge(id, 360, now, payments)));
     expect(payments.charges).toHaveLength(1);
   });
 
@@ -260,11 +267,28 @@ describe("auto-recharge", () => {
     await grant(org, 100, now + DAY);
     const payments = new LocalPayments("decline");
     const id = await heldSession(org, 100);
-    expect((await settleHold(db, id, 360, now, { payments })).changed).toBe(true);
+    expect((await settleThenRecharge(id, 360, now, payments)).changed).toBe(true);
     expect(payments.charges).toHaveLength(1);
     const grants = await db.select().from(schema.creditGrants).where(eq(schema.creditGrants.orgId, org.orgId));
     expect(grants.some((g) => g.source === "auto_recharge")).toBe(false);
     expect(await maybeAutoRecharge(db, payments, org.orgId, now + 60)).toEqual({ charged: false, reason: "too_soon" });
+  });
+
+  it("is not tried again by a repeated settle, nor without a payment provider", async () => {
+    const org = await createOrg();
+    await setAutoRecharge(org, settings);
+    const now = nowSeconds();
+    await grant(org, 100, now + DAY);
+    const id = await heldSession(org, 100);
+    const payments = new LocalPayments();
+    const settled = await settleHold(db, id, 360, now); // 50 left, below the threshold
+    await rechargeAfterSettle(db, null, settled, now);
+    const again = await settleHold(db, id, 360, now);
+    expect(again.changed).toBe(false);
+    await rechargeAfterSettle(db, payments, again, now);
+    expect(payments.charges).toHaveLength(0);
+    await rechargeAfterSettle(db, payments, settled, now);
+    expect(payments.charges).toHaveLength(1);
   });
 
   it("does nothing for an organization without the setting", async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../../worker/errors";
 import { buildServices } from "../../worker/middleware/services";
 import { HttpClient, OutboundError, runtimeFetch } from "../../worker/services/http-client";
-import { BodyTooLargeError, DohResolver, readTextCapped } from "../../worker/services/url-policy";
+import { BodyTooLargeError, DohResolver, readTextCapped } from "../../contract/url-policy";
 import { VIDEOS } from "./session-fixtures";
 
 const resolver = new DohResolver(env.DOH_URL!, runtimeFetch);

@@ -1,16 +1,15 @@
-import { createMessageBatch, getQueueResult, createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../drizzle/schema";
-import worker from "../../worker/index";
 import { newId } from "../../worker/ids";
 import { buildServices } from "../../worker/middleware/services";
 import { claimNextJob, completeJob, failJob, LEASE_SECONDS, MAX_ATTEMPTS, sweepJobs } from "../../worker/services/jobs";
 import { lifecycleDeps } from "../../worker/services/lifecycle";
-import { JobResult } from "../../worker/schemas/runner";
+import { JobResult } from "../../contract/runner-api";
 import { PREPARE_ATTEMPTS } from "../../worker/queues/jobs";
 import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
+import { prepare, runQueue, seedUploadSession } from "./job-fixtures";
 import { VIDEOS, videoUrl } from "./session-fixtures";
 
 const db = drizzle(env.DB, { schema });
@@ -25,35 +24,6 @@ beforeAll(async () => {
 
 const runner = (path: string, json?: unknown, token = runnerToken) =>
   call(`/runner/v1${path}`, { method: "POST", json: json ?? {}, headers: { Authorization: `Bearer ${token}` } });
-
-/** What POST /v1/sessions leaves behind for an upload source: session, hold, pending job. */
-async function seedUploadSession(org: TestOrg, opts: { bytes?: Uint8Array; heldCents?: number } = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  const uploadId = newId("up");
-  const sessionId = newId("sess");
-  const jobId = newId("job");
-  const bytes = opts.bytes ?? new TextEncoder().encode("not really a video, but bytes");
-  const r2Key = `uploads/${uploadId}`;
-  await env.MEDIA.put(r2Key, bytes);
-  await db.batch([
-    db.insert(schema.uploads).values({ id: uploadId, orgId: org.orgId, size: bytes.byteLength, contentType: "video/mp4", status: "complete", r2Key, expiresAt: now + 604800, completedAt: now }),
-    db.insert(schema.sessions).values({ id: sessionId, orgId: org.orgId, groupId: org.groupId, apiKeyId: org.keyId, status: "queued", sourceType: "upload", uploadId, metadata: { game: "final" }, options: { session_type: "5v5" } }),
-    db.insert(schema.usageEvents).values({ id: newId("ue"), orgId: org.orgId, sessionId, apiKeyId: org.keyId, status: "held", heldCents: opts.heldCents ?? 1000, estimatedSeconds: 7200 }),
-    db.insert(schema.jobs).values({ id: jobId, sessionId, orgId: org.orgId, status: "pending" }),
-  ]);
-  return { sessionId, jobId, uploadId, r2Key };
-}
-
-async function runQueue(queue: string, bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch(queue, bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })));
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
-  return getQueueResult(batch, ctx);
-}
-
-async function prepare(seed: { sessionId: string; jobId: string }) {
-  return runQueue("hoops-jobs-staging", [{ type: "prepare", session_id: seed.sessionId, job_id: seed.jobId }]);
-}
 
 async function claim(): Promise<any> {
   const res = await runner("/jobs/claim", { wait_seconds: 0 });

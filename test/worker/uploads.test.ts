@@ -6,7 +6,8 @@ import { uploads } from "../../drizzle/schema";
 import type { UploadState } from "../../worker/durable-objects/upload-state";
 import worker from "../../worker/index";
 import { buildServices } from "../../worker/middleware/services";
-import { MAX_CHUNK_BYTES, PART_SIZE, tusTargetStub } from "../../worker/services/tus-targets";
+import { MAX_CHUNK_BYTES, PART_SIZE } from "../../worker/lib/tus";
+import { tusTargetStub } from "../../worker/services/tus-targets";
 import { expireStaleUploads } from "../../worker/services/uploads";
 import { call, createOrg, expectError } from "./helpers";
 

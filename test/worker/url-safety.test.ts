@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { ApiError } from "../../worker/errors";
 import { runtimeFetch } from "../../worker/services/http-client";
-import { ResolverUnavailableError, type HostResolver } from "../../worker/services/url-policy";
+import { ResolverUnavailableError, type HostResolver } from "../../contract/url-policy";
 import { checkPublicUrl, classifyAddress, DohResolver, type UrlPolicy } from "../../worker/services/url-safety";
 
 // The resolver talks to a local DNS-over-HTTPS server (test/support/doh-server.ts).

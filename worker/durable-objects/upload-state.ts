@@ -7,18 +7,26 @@
 // an uploaded R2 part or in this object's storage, so a client that resumes
 // from HEAD never skips a byte, whatever was evicted or cut off in between.
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
 import type { ErrorCode } from "../errors";
 import {
   MAX_CHUNK_BYTES,
   MAX_SINGLE_PUT_BYTES,
   PART_SIZE,
   RECOMMENDED_CHUNK_BYTES,
-  onTusTargetTransition,
   type TusTargetSpec,
   type TusTargetState,
   type TusTargetStatus,
-} from "../services/tus-targets";
+} from "../lib/tus";
+import { onTusTargetTransition } from "./upload-transitions";
+
+/**
+ * The bindings this object uses. Declared here rather than taken from env.ts, which names this
+ * class for its namespace's type: the dependency points one way (env.ts → here).
+ */
+export interface UploadStateBindings {
+  DB: D1Database;
+  MEDIA: R2Bucket;
+}
 
 export type UploadOutcome =
   | { ok: true; status: TusTargetStatus }
@@ -68,11 +76,11 @@ function dropFront(chunks: Uint8Array[], length: number): void {
   }
 }
 
-export class UploadState extends DurableObject<Env> {
+export class UploadState extends DurableObject<UploadStateBindings> {
   /** The request currently writing bytes; others get 423 until it ends. */
   private writer: { reader: ReadableStreamDefaultReader<Uint8Array> | null; lastProgressMs: number } | null = null;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: UploadStateBindings) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS parts (part_number INTEGER PRIMARY KEY, etag TEXT NOT NULL)");
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS buffer (seq INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL)");
@@ -438,7 +446,7 @@ export class UploadState extends DurableObject<Env> {
     const { state } = this.progress;
     if (state === "pending") return;
     try {
-      await onTusTargetTransition(this.env, spec, state, now);
+      await onTusTargetTransition(this.env.DB, spec, state, now);
       this.progress = { ...this.progress, synced: true };
     } catch (err) {
       console.error(JSON.stringify({ level: "error", msg: "tus target transition hook failed; retrying from the alarm", target: spec.id, error: String(err) }));

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 // Box scores: one table per team (its players with roster names, and the team's totals), then the
 // game's totals, which also count shots credited to nobody.
-import type { BoxScore } from "../schemas/sessions";
+import type { BoxScore } from "../../contract/box-score";
 import type { HubTeam } from "../services/hub";
 import { playerName } from "./words";
 

@@ -1,7 +1,7 @@
 // The command an assistant runs on the user's machine to send a file to an upload URL. The video
 // never passes through the tool server: it goes from the user's disk straight to the upload
 // destination, by single PUT when the edge accepts the body in one request, else by tus PATCHes.
-import { MAX_SINGLE_PUT_BYTES, RECOMMENDED_CHUNK_BYTES } from "../services/tus-targets";
+import { MAX_SINGLE_PUT_BYTES, RECOMMENDED_CHUNK_BYTES } from "../lib/tus";
 
 /** Quotes one argument for a POSIX shell. */
 export function shellQuote(s: string): string {

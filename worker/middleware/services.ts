@@ -1,10 +1,9 @@
-import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
-import * as schema from "../../drizzle/schema";
 import type { AppEnv, Env, Services } from "../env";
 import { ApiError } from "../errors";
+import { openDatabase } from "../lib/database";
 import { HttpClient, runtimeFetch } from "../services/http-client";
-import { DEFAULT_DOH_URL, DohResolver } from "../services/url-policy";
+import { DEFAULT_DOH_URL, DohResolver } from "../../contract/url-policy";
 
 export function buildServices(env: Env, now: () => number = () => Math.floor(Date.now() / 1000)): Services {
   const environment = env.ENVIRONMENT === "production" ? "production" : "staging";
@@ -17,7 +16,7 @@ export function buildServices(env: Env, now: () => number = () => Math.floor(Dat
   }
   // The one outbound client; the DoH resolver behind its URL checks uses the same runtime fetch.
   const http = new HttpClient(new DohResolver(env.DOH_URL || DEFAULT_DOH_URL, runtimeFetch), allowLoopbackUrls);
-  return { db: drizzle(env.DB, { schema }), env, environment, http, now };
+  return { db: openDatabase(env.DB), env, environment, http, now };
 }
 
 /** Checks the bindings once per request and hands handlers their services. */

@@ -18,8 +18,8 @@ import { HttpClient, OutboundError } from "../services/http-client";
 import { failSession, markJobReady, type LifecycleDeps } from "../services/jobs";
 import { backgroundBaseUrl, lifecycleDeps } from "../services/lifecycle";
 import { platformBySourceType, PlatformResolveError, type FetchedPage } from "../services/platforms";
-import { MAX_VIDEO_BYTES } from "../services/sessions";
-import { BodyTooLargeError, readTextCapped } from "../services/url-policy";
+import { MAX_VIDEO_BYTES } from "../../contract/runner-api";
+import { BodyTooLargeError, readTextCapped } from "../../contract/url-policy";
 import type { QueueConsumer } from "./index";
 
 export interface PrepareMessage {

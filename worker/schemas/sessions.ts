@@ -2,11 +2,11 @@
 // wire shape is produced in one place (services/session-object.ts); these
 // schemas describe it and are what the route definitions reference.
 import { z } from "@hono/zod-openapi";
+import { BOX_SCORE_FIELDS } from "../../contract/box-score";
+import { ARTIFACT_KINDS, HIGHLIGHT_PREVIEWS, HIGHLIGHT_RENDITIONS, SESSION_ERROR_CODES } from "../../contract/runner-api";
 import { listSchema } from "../lib/lists";
 
 const url = () => z.string().nullable().openapi({ description: "A signed, expiring URL, or null when not (yet) available" });
-
-export const BOX_SCORE_FIELDS = ["points", "fg_2pt_att", "fg_2pt_make", "fg_3pt_att", "fg_3pt_make", "ft_att", "ft_make", "assist", "rebound"] as const;
 
 export const BoxScoreSchema = z
   .object(Object.fromEntries(BOX_SCORE_FIELDS.map((f) => [f, z.number().int()])) as Record<(typeof BOX_SCORE_FIELDS)[number], z.ZodNumber>)
@@ -39,9 +39,6 @@ export const ShotSchema = z
     highlight: z.string().nullable(),
   })
   .openapi("Shot");
-
-export const HIGHLIGHT_RENDITIONS = ["default", "horizontal", "1080p", "720p", "480p", "360p", "240p", "144p"] as const;
-export const HIGHLIGHT_PREVIEWS = ["default", "horizontal"] as const;
 
 export const HighlightSchema = z
   .object({
@@ -77,7 +74,6 @@ export const ShotListSchema = listSchema(ShotSchema, "ShotList", true);
 export const PlayerListSchema = listSchema(PlayerSchema, "PlayerList", true);
 
 export const SESSION_VIDEO_URLS = ["url", "preview_url", "1080p", "720p", "360p"] as const;
-export const ARTIFACT_KINDS = ["actions", "balls", "hoops", "clusters"] as const;
 
 export const SessionVideoSchema = z
   .object({
@@ -98,7 +94,6 @@ export const SessionOptionsSchema = z
   })
   .openapi("SessionOptions");
 
-export const SESSION_ERROR_CODES = ["no_shots", "no_hoops", "no_court", "video_too_large", "source_invalid", "source_unavailable", "timeout", "unknown"] as const;
 
 export const SessionSchema = z
   .object({
@@ -136,6 +131,5 @@ export type Session = z.infer<typeof SessionSchema>;
 export type Shot = z.infer<typeof ShotSchema>;
 export type Highlight = z.infer<typeof HighlightSchema>;
 export type Player = z.infer<typeof PlayerSchema>;
-export type BoxScore = z.infer<typeof BoxScoreSchema>;
 
 export const SessionListSchema = listSchema(SessionSchema, "SessionList");

@@ -1,6 +1,11 @@
 // OpenAPI components of share links to the session hub page (services/share-links.ts).
 import { z } from "@hono/zod-openapi";
-import { SHARE_LINK_DEFAULT_SECONDS, SHARE_LINK_MAX_SECONDS, SHARE_LINK_MIN_SECONDS } from "../services/share-links";
+
+/** Default lifetime of a share link: 7 days, like the media URLs in API answers. */
+export const SHARE_LINK_DEFAULT_SECONDS = 7 * 24 * 3600;
+export const SHARE_LINK_MIN_SECONDS = 300;
+/** Links get forwarded; a month is the longest one lives. Mint a new one after that. */
+export const SHARE_LINK_MAX_SECONDS = 30 * 24 * 3600;
 
 export const CreateShareLinkBodySchema = z
   .object({

@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_UPLOAD_BYTES } from "../services/tus-targets";
-import { UPLOAD_CONTENT_TYPES, UPLOAD_LIFETIME_SECONDS } from "../services/uploads";
+import { MAX_UPLOAD_BYTES } from "../lib/tus";
+
+/** The spec's upload destination lifetime: 7 days. */
+export const UPLOAD_LIFETIME_SECONDS = 604_800;
+
+export const UPLOAD_CONTENT_TYPES = ["video/mp4", "video/quicktime"] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 
 export const CreateUploadBodySchema = z
   .object({

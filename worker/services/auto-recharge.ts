@@ -8,7 +8,7 @@
 import { and, eq, isNotNull, isNull, lte, or } from "drizzle-orm";
 import { organizations } from "../../drizzle/schema";
 import type { Database } from "../env";
-import { getBalance } from "./billing";
+import { getBalance, type LedgerOutcome } from "./billing";
 import { addCredits, requireOrganization } from "./organizations";
 import type { PaymentProvider } from "./payments";
 
@@ -98,4 +98,19 @@ export async function maybeAutoRecharge(db: Database, payments: PaymentProvider,
   }
   const grant = await addCredits(db, orgId, { amountCents, source: "auto_recharge", note: `payment ${result.paymentId}` }, now);
   return { charged: true, grantId: grant.id, paymentId: result.paymentId };
+}
+
+/**
+ * The step after a settle (services/lifecycle.ts runs it): a settle that moved the ledger may have
+ * left the balance below the threshold. A payment problem must never undo or fail a settle: it is
+ * logged, and the next settle tries again.
+ */
+export async function rechargeAfterSettle(db: Database, payments: PaymentProvider | null, settled: LedgerOutcome, now: number): Promise<void> {
+  if (!payments || !settled.changed) return;
+  const orgId = settled.usageEvent.orgId;
+  try {
+    await maybeAutoRecharge(db, payments, orgId, now);
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", msg: "auto-recharge failed", organization: orgId, error: String(err) }));
+  }
 }

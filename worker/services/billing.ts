@@ -13,8 +13,6 @@ import type { Database } from "../env";
 import { notFound } from "../errors";
 import { cursorWhere } from "../lib/cursor";
 import { insertWhere, statement } from "../lib/sql";
-import { maybeAutoRecharge } from "./auto-recharge";
-import type { PaymentProvider } from "./payments";
 
 export const RATE_CENTS_PER_HOUR = 500;
 export const CREDIT_LIFETIME_SECONDS = 365 * 24 * 3600;
@@ -143,16 +141,15 @@ async function usageEventOf(db: Database, sessionId: string): Promise<UsageEvent
  * `cost_cents`). Idempotent: a settled or voided event is returned unchanged.
  * If the grants hold less than the charge (the video ran far longer than the
  * estimate), they are drawn to zero and `settled_cents` still records the
- * full charge, for the operator to invoice. With `payments`, a settle that
- * leaves the balance below the organization's auto-recharge threshold
- * triggers the recharge (services/auto-recharge.ts).
+ * full charge, for the operator to invoice. Auto-recharge is the caller's
+ * next step (`rechargeAfterSettle` in services/auto-recharge.ts, which sits
+ * above this module): the ledger knows nothing of payments.
  */
 export async function settleHold(
   db: Database,
   sessionId: string,
   measuredSeconds: number,
   now: number,
-  opts: { payments?: PaymentProvider | null } = {},
 ): Promise<LedgerOutcome> {
   if (!Number.isInteger(measuredSeconds) || measuredSeconds < 0) throw new Error(`measuredSeconds must be a non-negative integer, got ${measuredSeconds}`);
   const event = await usageEventOf(db, sessionId);
@@ -189,18 +186,7 @@ export async function settleHold(
     ),
   ]);
   const usageEvent = await usageEventOf(db, sessionId);
-  if (settled.meta.changes === 0) return { changed: false, usageEvent };
-  if (opts.payments) await rechargeAfterSettle(db, opts.payments, event.orgId, now);
-  return { changed: true, usageEvent };
-}
-
-/** A payment problem must never undo or fail a settle: it is logged and retried on a later settle. */
-async function rechargeAfterSettle(db: Database, payments: PaymentProvider, orgId: string, now: number): Promise<void> {
-  try {
-    await maybeAutoRecharge(db, payments, orgId, now);
-  } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "auto-recharge failed", organization: orgId, error: String(err) }));
-  }
+  return { changed: settled.meta.changes > 0, usageEvent };
 }
 
 /** Releases a session's hold (`held → voided`); nothing is charged. Idempotent. */

@@ -6,8 +6,8 @@
 // share one API. A message that looks internal is replaced by the code's
 // standard sentence, and the original goes to the Worker's log under the
 // request and job id.
-import type { SessionErrorCode } from "./jobs";
-import { classifyAddress } from "./url-policy";
+import type { SessionErrorCode } from "../../contract/runner-api";
+import { classifyAddress } from "../../contract/url-policy";
 
 export const STANDARD_FAILURE_MESSAGES: Record<SessionErrorCode, string> = {
   no_shots: "No shot attempts were found in the video. Check that it shows a basketball game with shots at a hoop.",

@@ -13,7 +13,7 @@
 // Every request made here has a timeout, never follows a redirect on its own,
 // and customer-supplied URLs go through the URL policy at every hop.
 import { checkPublicUrl, type UrlPolicy } from "./url-safety";
-import { isTimeout, loopbackConnection, type CheckedUrl, type HostResolver } from "./url-policy";
+import { isTimeout, loopbackConnection, type CheckedUrl, type HostResolver } from "../../contract/url-policy";
 
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
 

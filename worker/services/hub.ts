@@ -6,7 +6,8 @@
 import { asc, eq } from "drizzle-orm";
 import { highlights, jobs, players, sessions, shots } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
-import { BOX_SCORE_FIELDS, type BoxScore, type Player, type Shot } from "../schemas/sessions";
+import { BOX_SCORE_FIELDS, type BoxScore } from "../../contract/box-score";
+import type { Player, Shot } from "../schemas/sessions";
 import { signMediaUrl } from "./media-urls";
 import { boxScore, playerObject, shotObject, type SessionRow } from "./session-object";
 

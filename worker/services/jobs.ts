@@ -3,13 +3,13 @@
 // conditional write, so two runners can never hold one job and a late or
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
 import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { boxScoresFromShots, SHOT_ROLES, shotAdmits } from "../../contract/box-score";
+import type { ClaimedJob, JobResult, SessionErrorCode } from "../../contract/runner-api";
 import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
 import { insertWhere, statement } from "../lib/sql";
 import { newId } from "../ids";
-import type { ClaimedJob, JobResult } from "../schemas/runner";
-import { boxScoresFromShots } from "./box-score";
 
 /** A lease lasts this long; runners heartbeat at about half of it. */
 export const LEASE_SECONDS = 120;
@@ -17,9 +17,6 @@ export const LEASE_SECONDS = 120;
 export const MAX_ATTEMPTS = 3;
 /** A job that reports nothing for this long fails with `timeout`. */
 export const JOB_TIMEOUT_SECONDS = 24 * 3600;
-
-export type SessionErrorCode =
-  | "no_shots" | "no_hoops" | "no_court" | "video_too_large" | "source_invalid" | "source_unavailable" | "timeout" | "unknown";
 
 export interface LifecycleDeps {
   db: Database;
@@ -243,6 +240,10 @@ async function assertOutputsStored(deps: LifecycleDeps, sessionId: string, resul
   }
 }
 
+/**
+ * Cross-links resolve inside the result, and a shot names a player only in a role it admits
+ * (contract/box-score.ts), so the stats derived from the shots count every role they name.
+ */
 function checkCrossLinks(result: JobResult) {
   const shotKeys = new Set(result.shots.map((s) => s.key));
   const highlightKeys = new Set(result.highlights.map((h) => h.key));
@@ -255,9 +256,12 @@ function checkCrossLinks(result: JobResult) {
   if (playerKeys.size !== result.players.length) bad("Player keys must be unique.", "players");
   result.shots.forEach((s, i) => {
     if (s.highlight !== null && !highlightKeys.has(s.highlight)) bad(`Shot ${s.key} names unknown highlight ${s.highlight}.`, `shots.${i}.highlight`);
-    for (const role of ["scorer", "assister", "rebounder"] as const) {
+    for (const role of SHOT_ROLES) {
       const p = s.players[role];
-      if (p !== null && !playerKeys.has(p)) bad(`Shot ${s.key} names unknown ${role} ${p}.`, `shots.${i}.players.${role}`);
+      if (p === null) continue;
+      if (!playerKeys.has(p)) bad(`Shot ${s.key} names unknown ${role} ${p}.`, `shots.${i}.players.${role}`);
+      // The box score would not count it, and a shot's players must agree with the players' stats.
+      if (!shotAdmits(s, role)) bad(`Shot ${s.key} names ${role} ${p}, but ${role === "assister" ? "only a made field goal has an assister" : "only a missed shot has a rebounder"}.`, `shots.${i}.players.${role}`);
     }
   });
   result.highlights.forEach((h, i) => {

@@ -3,6 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { events, sessions } from "../../drizzle/schema";
 import type { Env, Services } from "../env";
+import { rechargeAfterSettle } from "./auto-recharge";
 import { settleHold, voidHold } from "./billing";
 import { emitEvent } from "./events";
 import { LEASE_SECONDS, type LifecycleDeps } from "./jobs";
@@ -37,7 +38,10 @@ export function lifecycleDeps(services: Services, baseUrl: string): LifecycleDep
     now,
     leaseSeconds: leaseSecondsFrom(env.JOB_LEASE_SECONDS),
     settleHold: async (sessionId, seconds) => {
-      await settleHold(db, sessionId, seconds, now(), { payments: paymentProviderFrom(env) });
+      const at = now();
+      const settled = await settleHold(db, sessionId, seconds, at);
+      // A separate step: the ledger does not know about payments (services/auto-recharge.ts).
+      await rechargeAfterSettle(db, paymentProviderFrom(env), settled, at);
     },
     voidHold: async (sessionId) => {
       await voidHold(db, sessionId, now());

@@ -12,26 +12,15 @@
 import { and, asc, eq, lte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { highlights, players, sessions, shots } from "../../drizzle/schema";
+import { BOX_SCORE_FIELDS, type BoxScore } from "../../contract/box-score";
+import { ARTIFACT_KINDS, HIGHLIGHT_PREVIEWS, HIGHLIGHT_RENDITIONS, SESSION_ERROR_CODES, type SessionErrorCode } from "../../contract/runner-api";
 import type { Database } from "../env";
 import { listEnvelope } from "../lib/lists";
-import {
-  ARTIFACT_KINDS,
-  BOX_SCORE_FIELDS,
-  HIGHLIGHT_PREVIEWS,
-  HIGHLIGHT_RENDITIONS,
-  SESSION_ERROR_CODES,
-  SESSION_VIDEO_URLS,
-  type BoxScore,
-  type Highlight,
-  type Player,
-  type Session,
-  type Shot,
-} from "../schemas/sessions";
+import { SESSION_VIDEO_URLS, type Highlight, type Player, type Session, type Shot } from "../schemas/sessions";
 import { SubmitOptionsSchema } from "../schemas/session-create";
 
 export const EMBEDDED_LIMIT = 100;
 const DEFAULT_OPTIONS = SubmitOptionsSchema.parse({});
-type SessionErrorCode = (typeof SESSION_ERROR_CODES)[number];
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type ShotRow = typeof shots.$inferSelect;

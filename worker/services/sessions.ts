@@ -20,9 +20,9 @@ import { canonicalJson, claimKey, type IdempotencyStore } from "./idempotency";
 import { OutboundError, type HttpClient } from "./http-client";
 import { platformFor } from "./platforms";
 import { buildSessionObjects, findSessionRow, type SessionObjectContext, type SessionRow } from "./session-object";
-import type { CheckedUrl } from "./url-policy";
+import type { CheckedUrl } from "../../contract/url-policy";
+import { MAX_VIDEO_BYTES } from "../../contract/runner-api";
 
-export const MAX_VIDEO_BYTES = 10 * 1000 ** 3; // 10 GB
 export const DEDUPE_WINDOW_SECONDS = 24 * 3600;
 /** The HEAD that reads a link's size at submit: per hop, so a slow host cannot hold a submit for long. */
 export const HEAD_TIMEOUT_MS = 5_000;

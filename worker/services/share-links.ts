@@ -14,11 +14,6 @@ import { hmacBytes, hmacKey, mediaSigningKey, signWithKey, toBase64Url, verifyWi
 import { publicBaseUrl } from "./media-urls";
 
 export const SHARE_LINK_PATH_PREFIX = "/hub/sessions/";
-/** Default lifetime of a share link: 7 days, like the media URLs in API answers. */
-export const SHARE_LINK_DEFAULT_SECONDS = 7 * 24 * 3600;
-export const SHARE_LINK_MIN_SECONDS = 300;
-/** Links get forwarded; a month is the longest one lives. Mint a new one after that. */
-export const SHARE_LINK_MAX_SECONDS = 30 * 24 * 3600;
 /** Expiries are rounded up to this boundary, so links minted within the same hour are identical. */
 const EXPIRY_STEP_SECONDS = 3600;
 

@@ -2,15 +2,11 @@
 // the tus target that receives the bytes (see tus-targets.ts).
 import { and, eq, lte } from "drizzle-orm";
 import { uploads } from "../../drizzle/schema";
-import type { Database, Services } from "../env";
+import type { Services } from "../env";
+import { syncUploadRow } from "../durable-objects/upload-transitions";
 import { newId } from "../ids";
-import { createTusTarget, tusTargetStub, type TusTargetState } from "./tus-targets";
-
-/** The spec's upload destination lifetime: 7 days. */
-export const UPLOAD_LIFETIME_SECONDS = 604_800;
-
-export const UPLOAD_CONTENT_TYPES = ["video/mp4", "video/quicktime"] as const;
-export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+import { UPLOAD_LIFETIME_SECONDS, type UploadContentType } from "../schemas/uploads";
+import { createTusTarget, tusTargetStub } from "./tus-targets";
 
 export interface UploadResource {
   id: string;
@@ -65,16 +61,6 @@ export async function createUpload(
     size: input.size,
     expires_in_seconds: UPLOAD_LIFETIME_SECONDS,
   };
-}
-
-const ROW_STATUS = { complete: "complete", expired: "expired", terminated: "deleted" } as const;
-
-/** Moves a pending upload row to its final state; a row already final is left alone. */
-export async function syncUploadRow(db: Database, uploadId: string, state: Exclude<TusTargetState, "pending">, now: number): Promise<void> {
-  await db
-    .update(uploads)
-    .set({ status: ROW_STATUS[state], ...(state === "complete" ? { completedAt: now } : {}) })
-    .where(and(eq(uploads.id, uploadId), eq(uploads.status, "pending")));
 }
 
 /**

@@ -1,10 +1,10 @@
 // Outbound URL safety (SSRF protection) for the API: the shared policy of
-// url-policy.ts, with its refusals turned into the spec's envelope.
+// contract/url-policy.ts, with its refusals turned into the spec's envelope.
 //   - a URL that breaks the policy → 400 `url_not_allowed`, `param` naming the field;
 //   - a resolver that cannot answer → 503 `dns_unavailable` with `Retry-After`
 //     (nothing was created; the same request, Idempotency-Key included, can be retried).
 import { ApiError } from "../errors";
-import { checkUrl, ResolverUnavailableError, UrlRefusedError, type CheckedUrl, type HostResolver } from "./url-policy";
+import { checkUrl, ResolverUnavailableError, UrlRefusedError, type CheckedUrl, type HostResolver } from "../../contract/url-policy";
 
 export {
   classifyAddress,
@@ -14,7 +14,7 @@ export {
   type AddressVerdict,
   type CheckedUrl,
   type HostResolver,
-} from "./url-policy";
+} from "../../contract/url-policy";
 
 /** Seconds a client should wait before retrying after `dns_unavailable`. */
 export const DNS_RETRY_AFTER_SECONDS = 5;

@@ -9,7 +9,8 @@ import { ApiError } from "../../errors";
 import { createApiClient } from "../../mcp/api-client";
 import { buildToolServer } from "../../mcp/server";
 import { parseBearer } from "../../middleware/auth";
-import { createShareLink, hubBaseUrl, SHARE_LINK_DEFAULT_SECONDS } from "../../services/share-links";
+import { SHARE_LINK_DEFAULT_SECONDS } from "../../schemas/share-links";
+import { createShareLink, hubBaseUrl } from "../../services/share-links";
 
 export const MCP_PATH = "/mcp";
 

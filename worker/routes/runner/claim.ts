@@ -1,7 +1,7 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { ClaimAnswer, ClaimRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { openApiErrorResponses } from "../../schemas/common";
-import { ClaimedJob } from "../../schemas/runner";
 import { claimNextJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -18,13 +18,13 @@ export const claimJobRoute = createRoute({
   request: {
     body: {
       required: false,
-      content: { "application/json": { schema: z.object({ wait_seconds: z.number().int().min(0).max(25).default(20) }) } },
+      content: { "application/json": { schema: ClaimRequest } },
     },
   },
   responses: {
     200: {
       description: "`job` is null when nothing was claimable within `wait_seconds`",
-      content: { "application/json": { schema: z.object({ job: ClaimedJob.nullable() }).openapi("ClaimAnswer") } },
+      content: { "application/json": { schema: ClaimAnswer } },
     },
     ...openApiErrorResponses,
   },

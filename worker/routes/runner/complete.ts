@@ -1,7 +1,7 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { CompleteAnswer, CompleteRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
-import { JobResult } from "../../schemas/runner";
 import { completeJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -14,10 +14,10 @@ export const completeJobRoute = createRoute({
   security: [{ runnerAuth: [] }],
   request: {
     params: IdPathParam("job"),
-    body: { required: true, content: { "application/json": { schema: z.object({ lease_id: z.string().min(1), result: JobResult }) } } },
+    body: { required: true, content: { "application/json": { schema: CompleteRequest } } },
   },
   responses: {
-    200: { description: "Stored (repeating the call with the same lease is harmless)", content: { "application/json": { schema: z.object({ status: z.literal("processed") }) } } },
+    200: { description: "Stored (repeating the call with the same lease is harmless)", content: { "application/json": { schema: CompleteAnswer } } },
     409: errorResponse("`lease_lost`"),
     ...openApiErrorResponses,
   },

@@ -1,7 +1,7 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { FailAnswer, FailRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
-import { ERROR_CODES_FOR_SESSIONS } from "../../schemas/runner";
 import { customerFailureMessage } from "../../services/failure-messages";
 import { failJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
@@ -17,21 +17,10 @@ export const failJobRoute = createRoute({
   security: [{ runnerAuth: [] }],
   request: {
     params: IdPathParam("job"),
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            lease_id: z.string().min(1),
-            code: z.enum(ERROR_CODES_FOR_SESSIONS),
-            message: z.string().min(1).max(1000),
-          }),
-        },
-      },
-    },
+    body: { required: true, content: { "application/json": { schema: FailRequest } } },
   },
   responses: {
-    200: { description: "Recorded", content: { "application/json": { schema: z.object({ status: z.literal("failed") }) } } },
+    200: { description: "Recorded", content: { "application/json": { schema: FailAnswer } } },
     409: errorResponse("`lease_lost`"),
     ...openApiErrorResponses,
   },

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { HeartbeatAnswer, HeartbeatRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
 import { heartbeat } from "../../services/jobs";
@@ -13,23 +14,12 @@ export const heartbeatRoute = createRoute({
   security: [{ runnerAuth: [] }],
   request: {
     params: IdPathParam("job"),
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            lease_id: z.string().min(1),
-            stage: z.string().max(50).optional(),
-            percent: z.number().min(0).max(100).optional(),
-          }),
-        },
-      },
-    },
+    body: { required: true, content: { "application/json": { schema: HeartbeatRequest } } },
   },
   responses: {
     200: {
       description: "Lease renewed",
-      content: { "application/json": { schema: z.object({ lease_expires_at: z.number().int(), cancel: z.boolean() }).openapi("HeartbeatAnswer") } },
+      content: { "application/json": { schema: HeartbeatAnswer } },
     },
     409: errorResponse("`lease_lost`: the lease is no longer this runner's; drop the job"),
     ...openApiErrorResponses,

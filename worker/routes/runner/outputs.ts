@@ -1,11 +1,11 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { OutputRequest, OutputTarget } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { sha256Hex } from "../../ids";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
-import { OutputName } from "../../schemas/runner";
 import { outputKey, requireLease } from "../../services/jobs";
 import { publicBaseUrl } from "../../services/media-urls";
-import { createTusTarget, MAX_UPLOAD_BYTES } from "../../services/tus-targets";
+import { createTusTarget } from "../../services/tus-targets";
 
 /** Output upload URLs stay valid for a day: long jobs upload at the end. */
 const OUTPUT_TARGET_SECONDS = 24 * 3600;
@@ -18,24 +18,12 @@ export const createOutputRoute = createRoute({
   security: [{ runnerAuth: [] }],
   request: {
     params: IdPathParam("job"),
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            lease_id: z.string().min(1),
-            name: OutputName,
-            size: z.number().int().min(1).max(MAX_UPLOAD_BYTES),
-            content_type: z.string().min(3).max(100),
-          }),
-        },
-      },
-    },
+    body: { required: true, content: { "application/json": { schema: OutputRequest } } },
   },
   responses: {
     200: {
       description: "The tus upload URL. Asking again for the same name under the same lease answers the same target, so uploads resume; another lease gets a fresh one.",
-      content: { "application/json": { schema: z.object({ name: z.string(), upload_url: z.string(), offset: z.number().int() }).openapi("OutputTarget") } },
+      content: { "application/json": { schema: OutputTarget } },
     },
     409: errorResponse("`lease_lost`"),
     ...openApiErrorResponses,

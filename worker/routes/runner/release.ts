@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { ReleaseAnswer, ReleaseRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
 import { releaseJob } from "../../services/jobs";
@@ -13,10 +14,10 @@ export const releaseJobRoute = createRoute({
   security: [{ runnerAuth: [] }],
   request: {
     params: IdPathParam("job"),
-    body: { required: true, content: { "application/json": { schema: z.object({ lease_id: z.string().min(1), reason: z.string().max(500).optional() }) } } },
+    body: { required: true, content: { "application/json": { schema: ReleaseRequest } } },
   },
   responses: {
-    200: { description: "Released", content: { "application/json": { schema: z.object({ status: z.literal("released") }) } } },
+    200: { description: "Released", content: { "application/json": { schema: ReleaseAnswer } } },
     409: errorResponse("`lease_lost`"),
     ...openApiErrorResponses,
   },

@@ -8,16 +8,8 @@ import { createMiddleware } from "hono/factory";
 import { chunkTooLargeMessage, type UploadOutcome } from "../../durable-objects/upload-state";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
-import {
-  MAX_CHUNK_BYTES,
-  MAX_UPLOAD_BYTES,
-  TUS_EXTENSIONS,
-  TUS_VERSION,
-  isExpired,
-  tusTargetStub,
-  verifyUploadSignature,
-  type TusTargetStatus,
-} from "../../services/tus-targets";
+import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, TUS_EXTENSIONS, TUS_VERSION, isExpired, type TusTargetStatus } from "../../lib/tus";
+import { tusTargetStub, verifyUploadSignature } from "../../services/tus-targets";
 
 export const TUS_PATH = "/uploads/v1/:id";
 const ALLOWED_METHODS = "OPTIONS, HEAD, PATCH, PUT, DELETE";
