@@ -60,12 +60,36 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
     args.push("-filter_complex", `[0:v]split=2[m][s];[m]${vf}[main];[s]fps=${opts.stills.fps},format=rgb24[still]`);
     args.push("-map", "[main]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1", "-map", "[still]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:3");
   } else args.push("-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1");
-  const child = spawn(FFMPEG, args, { ...MEDIA_SPAWN_OPTIONS, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  yield* rawFrames(args, opts.width * opts.height * 3, opts.signal, opts.stills && { bytes: srcW * srcH * 3, onStill: opts.stills.onStill });
+}
+
+export interface RegionDecodeOptions {
+  /** Source pixels to keep (even offsets and sizes); the whole frame when absent. */
+  crop?: { x: number; y: number; w: number; h: number };
+  /** Drop frames inside ffmpeg to at most this rate. */
+  maxFps?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Frames at source resolution (or a fixed crop of them), for work that cuts its own regions out
+ * of each frame, such as model inputs around a rim.
+ */
+export async function* decodeRegion(path: string, srcW: number, srcH: number, opts: RegionDecodeOptions = {}): AsyncGenerator<DecodedFrame & { width: number; height: number }> {
+  const c = opts.crop ?? { x: 0, y: 0, w: srcW, h: srcH };
+  const filters = [...(opts.maxFps ? [`fps=${opts.maxFps}`] : []), ...(opts.crop ? [`crop=${c.w}:${c.h}:${c.x}:${c.y}`] : [])];
+  const args = ["-v", "error", "-nostdin", "-i", path, "-an", "-sn", ...(filters.length ? ["-vf", filters.join(",")] : []), "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"];
+  for await (const f of rawFrames(args, c.w * c.h * 3, opts.signal)) yield { ...f, width: c.w, height: c.h };
+}
+
+/** Runs ffmpeg with `args` writing raw frames of `frameBytes` to stdout (and stills to fd 3). */
+async function* rawFrames(args: string[], frameBytes: number, signal?: AbortSignal, stills?: { bytes: number; onStill: (index: number, rgb: Buffer) => void }): AsyncGenerator<DecodedFrame> {
+  const child = spawn(FFMPEG, args, { ...MEDIA_SPAWN_OPTIONS, stdio: ["ignore", "pipe", "pipe", stills ? "pipe" : "ignore"] });
   let startError: Error | null = null;
   child.on("error", (e) => (startError ??= e));
-  if (opts.stills) {
-    const stillBytes = srcW * srcH * 3;
-    const onStill = opts.stills.onStill;
+  if (stills) {
+    const stillBytes = stills.bytes;
+    const onStill = stills.onStill;
     let buf: Buffer[] = [], bytes = 0, k = 0;
     (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
       buf.push(chunk);
@@ -83,8 +107,7 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
   child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const onAbort = () => killGracefully(child);
-  opts.signal?.addEventListener("abort", onAbort, { once: true });
-  const frameBytes = opts.width * opts.height * 3;
+  signal?.addEventListener("abort", onAbort, { once: true });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let index = 0;
@@ -103,10 +126,10 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
     }
     const code = await exited;
     if (startError) throw new HostFaultError(`ffmpeg could not be started: ${(startError as Error).message}`);
-    if (opts.signal?.aborted) throw new MediaError("aborted");
+    if (signal?.aborted) throw new MediaError("aborted");
     if (code !== 0) throw new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
   } finally {
-    opts.signal?.removeEventListener("abort", onAbort);
+    signal?.removeEventListener("abort", onAbort);
     if (child.exitCode === null) killGracefully(child, 500);
   }
 }

@@ -1,0 +1,85 @@
+// Second pass over a real video: every timeline frame, a square region of interest around each rim,
+// cut from the full-resolution frame and scaled to a small model input. On a whole frame a distant
+// ball is a few pixels wide and mostly missed; in a region seven rim widths wide it is about a fifth
+// of the input, whatever the zoom, so the model sees it where it matters: going into (or not into)
+// the rim. The rim head also runs there, at several times the whole frame's resolution.
+import { decodeRegion } from "../media/decode.ts";
+import type { VideoInfo } from "../media/probe.ts";
+import type { BasketballModel, Candidate } from "../vision/basketball.ts";
+import { cropResize, type Rect } from "../vision/image.ts";
+import type { RimTrack } from "./hoop.ts";
+import type { Box } from "./types.ts";
+
+export interface RimWatchSample {
+  /** In source pixels. */
+  balls: Candidate[];
+  rims: Candidate[];
+  roi: Rect;
+}
+
+export interface RimWatchOptions {
+  fps: number;
+  /** Model input side for the region (a multiple of 32). */
+  input: number;
+  /** Region side in rim widths. */
+  widths: number;
+  signal?: AbortSignal;
+  onFrame?: (frame: number) => void;
+}
+
+/**
+ * The region watched around a rim: `widths` rim widths square, from about 4 widths above the ring
+ * (the ball comes down from there) to 3 below (through the net), shifted inside the frame.
+ */
+export function roiAround(rim: Box, frameW: number, frameH: number, widths: number): Rect {
+  const side = Math.min(Math.max(widths * rim.w, 128), Math.min(frameW, frameH));
+  const cx = rim.cx, cy = rim.cy - (widths / 14) * rim.w;
+  const x = Math.min(Math.max(cx - side / 2, 0), frameW - side);
+  const y = Math.min(Math.max(cy - side / 2, 0), frameH - side);
+  return { x, y, w: side, h: side };
+}
+
+/** The bounding box of all regions, so ffmpeg hands over only that part of each frame. */
+function unionCrop(rects: Rect[], W: number, H: number): { x: number; y: number; w: number; h: number } {
+  let x0 = W, y0 = H, x1 = 0, y1 = 0;
+  for (const r of rects) {
+    x0 = Math.min(x0, r.x);
+    y0 = Math.min(y0, r.y);
+    x1 = Math.max(x1, r.x + r.w);
+    y1 = Math.max(y1, r.y + r.h);
+  }
+  // Even offsets and sizes, one pixel of margin for the resampler.
+  const ex = Math.max(0, Math.floor((x0 - 1) / 2) * 2), ey = Math.max(0, Math.floor((y0 - 1) / 2) * 2);
+  const ew = Math.min(W - ex, Math.ceil((x1 + 1 - ex) / 2) * 2), eh = Math.min(H - ey, Math.ceil((y1 + 1 - ey) / 2) * 2);
+  return { x: ex, y: ey, w: ew - (ew % 2), h: eh - (eh % 2) };
+}
+
+/** Per timeline frame, per rim (same order as `rims`): what the model saw in the region. */
+export async function watchRims(videoPath: string, info: VideoInfo, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
+  const out: RimWatchSample[][] = Array.from({ length: frames }, () => []);
+  if (!rims.length) return out;
+  const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], info.width, info.height, opts.widths);
+  const all: Rect[] = [];
+  for (const rim of rims) for (let f = 0; f < frames; f++) all.push(rectAt(rim, f));
+  const crop = unionCrop(all, info.width, info.height);
+  const whole = crop.x === 0 && crop.y === 0 && crop.w === info.width && crop.h === info.height;
+  const S = opts.input;
+  const buf = new Uint8Array(S * S * 3);
+  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, maxFps: opts.fps, signal: opts.signal })) {
+    if (f.index >= frames) {
+      // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
+      out.push([]);
+    }
+    const image = { data: f.rgb, width: f.width, height: f.height };
+    for (const rim of rims) {
+      const roi = rectAt(rim, f.index);
+      cropResize(image, { x: roi.x - crop.x, y: roi.y - crop.y, w: roi.w, h: roi.h }, S, S, 114, buf);
+      const found = await model.detect(buf, S, S, { balls: true, rims: true });
+      const k = roi.w / S;
+      const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
+      out[f.index].push({ balls: found.balls.map(back), rims: found.rims.map(back), roi });
+    }
+    opts.onFrame?.(f.index);
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+// Basketball objects from one CenterNet inference: people from COCO's person heatmap, the ball from
+// our trained `ball` head (and COCO's "sports ball", which finds big balls the head may miss), and
+// rim candidates from the trained `rim` head with its `rim_size` regression. Everything is in the
+// input image's pixels; callers map crops back to the frame.
+import { boxAt, channelPlane, loadCenterNet, peaks, type CenterNet, type CenterNetOptions, type CenterNetOutput } from "./centernet.ts";
+
+export interface Candidate {
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  score: number;
+}
+
+export interface BasketballObjects {
+  persons: Candidate[];
+  balls: Candidate[];
+  rims: Candidate[];
+}
+
+export interface DecodeThresholds {
+  person: number;
+  ball: number;
+  cocoBall: number;
+  /** Rim candidates are ranked, not thresholded: a true rim scored 0.2–0.8 across clips. */
+  rim: number;
+  maxRims: number;
+}
+
+export const DEFAULT_THRESHOLDS: DecodeThresholds = { person: 0.3, ball: 0.15, cocoBall: 0.2, rim: 0.05, maxRims: 4 };
+
+const PERSON = 0;
+const SPORTS_BALL = 32;
+
+export interface BasketballModel {
+  readonly net: CenterNet;
+  detect(rgb: Uint8Array, width: number, height: number, want?: { persons?: boolean; balls?: boolean; rims?: boolean }): Promise<BasketballObjects>;
+}
+
+export async function loadBasketballModel(modelPath?: string, opts: CenterNetOptions & { thresholds?: Partial<DecodeThresholds> } = {}): Promise<BasketballModel> {
+  const net = await loadCenterNet(modelPath, opts);
+  for (const head of ["ball", "rim", "rim_size"])
+    if (!net.headNames.includes(head)) throw new Error(`${net.modelPath} has no "${head}" head: rebuild it with npm run models:build (models/heads/*.json)`);
+  const thr = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  return {
+    net,
+    async detect(rgb, width, height, want = { persons: true, balls: true, rims: true }) {
+      const out = await net.run(rgb, width, height);
+      return decodeBasketball(out, net.stride, thr, want);
+    },
+  };
+}
+
+/** Sub-cell peak position from the scores of its neighbours (a parabola through three cells). */
+function refine(plane: Float32Array, gw: number, gh: number, x: number, y: number): [number, number] {
+  const at = (xx: number, yy: number) => plane[Math.min(gh - 1, Math.max(0, yy)) * gw + Math.min(gw - 1, Math.max(0, xx))];
+  const c = at(x, y);
+  const dx = (at(x + 1, y) - at(x - 1, y)) / (2 * (2 * c - at(x - 1, y) - at(x + 1, y)) || 1);
+  const dy = (at(x, y + 1) - at(x, y - 1)) / (2 * (2 * c - at(x, y - 1) - at(x, y + 1)) || 1);
+  return [x + Math.max(-0.5, Math.min(0.5, dx)), y + Math.max(-0.5, Math.min(0.5, dy))];
+}
+
+export function decodeBasketball(out: CenterNetOutput, stride: number, thr: DecodeThresholds, want: { persons?: boolean; balls?: boolean; rims?: boolean }): BasketballObjects {
+  const { gridW: gw, gridH: gh } = out;
+  const result: BasketballObjects = { persons: [], balls: [], rims: [] };
+  const fromBox = (b: [number, number, number, number], score: number): Candidate => ({ cx: (b[0] + b[2]) / 2, cy: (b[1] + b[3]) / 2, w: b[2] - b[0], h: b[3] - b[1], score });
+  if (want.persons) {
+    const plane = channelPlane(out.heatmap, PERSON, gw, gh);
+    result.persons = peaks(plane, gw, gh, thr.person, 40).map((p) => fromBox(boxAt(out, p.x, p.y, stride), p.score));
+  }
+  if (want.balls) {
+    // Our head first; COCO's sports ball adds balls where the head is silent (a cell or more away).
+    const head = channelPlane(out.heads.ball, 0, gw, gh);
+    const coco = channelPlane(out.heatmap, SPORTS_BALL, gw, gh);
+    const found: Candidate[] = [];
+    for (const p of peaks(head, gw, gh, thr.ball, 20)) {
+      const [rx, ry] = refine(head, gw, gh, p.x, p.y);
+      const b = boxAt(out, p.x, p.y, stride);
+      // COCO's size regression is class-agnostic; a ball is round, so take the mean side.
+      const side = Math.max(2, ((b[2] - b[0]) + (b[3] - b[1])) / 2);
+      found.push({ cx: rx * stride, cy: ry * stride, w: side, h: side, score: p.score });
+    }
+    for (const p of peaks(coco, gw, gh, thr.cocoBall, 10)) {
+      if (found.some((f) => Math.hypot(f.cx - p.x * stride, f.cy - p.y * stride) <= 2 * stride)) continue;
+      const c = fromBox(boxAt(out, p.x, p.y, stride), p.score);
+      const side = (c.w + c.h) / 2;
+      found.push({ ...c, w: side, h: side });
+    }
+    result.balls = found.sort((a, b) => b.score - a.score);
+  }
+  if (want.rims) {
+    const plane = channelPlane(out.heads.rim, 0, gw, gh);
+    const size = out.heads.rim_size;
+    result.rims = peaks(plane, gw, gh, thr.rim, thr.maxRims).map((p) => {
+      const [rx, ry] = refine(plane, gw, gh, p.x, p.y);
+      const i = p.y * gw + p.x;
+      return { cx: rx * stride, cy: ry * stride, w: stride * Math.exp(size[i]), h: stride * Math.exp(size[gw * gh + i]), score: p.score };
+    });
+  }
+  return result;
+}
