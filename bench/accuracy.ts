@@ -4,6 +4,7 @@
 // --dev switches to the development seeds (1..) for tuning; report figures without it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SYNTHETIC_FIXTURE } from "../gpu-runner/vision/detector.ts";
 import { analyzeGame, lastShooterEvidence } from "../gpu-runner/analysis/pipeline.ts";
 import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
@@ -150,7 +151,7 @@ async function main() {
     const { gt, video } = await ensureGame(seed, camera);
     const name = path.basename(video, ".mp4");
     try {
-      const result = await analyzeGame({ videoPath: video, workDir: path.join(outDir, "work", name), options: { jerseys: "auto" } });
+      const result = await analyzeGame({ videoPath: video, workDir: path.join(outDir, "work", name), options: { jerseys: "auto", detector: SYNTHETIC_FIXTURE } });
       rows.push({ name, c: evaluate(result, gt) });
     } catch (e) {
       rows.push({ name, c: { ...zero(), gt: gt.shots.length }, error: (e as Error).message });

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
+import { SYNTHETIC_FIXTURE } from "../gpu-runner/vision/detector.ts";
 import { analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
@@ -49,7 +50,7 @@ async function main() {
   const decodeBefore = await bareDecode();
 
   const t1 = performance.now();
-  const result = await analyzeGame({ videoPath: video, workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto" } });
+  const result = await analyzeGame({ videoPath: video, workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto", detector: SYNTHETIC_FIXTURE } });
   const analysisS = (performance.now() - t1) / 1000;
   const tm = { ...lastRunTimings };
   const decodeAfter = await bareDecode();

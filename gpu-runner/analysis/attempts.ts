@@ -2,30 +2,39 @@
 // measured from the ring's centre in rim widths (u across, v down), so the same rules hold for a
 // distant side view (a 20-pixel rim) and a close-up (a 250-pixel rim).
 //
-// An attempt is a visit of the ball to the space above and around the ring that comes from
-// elsewhere (a flight, a lay-up, a tip) and gets close to the ring. It is made when the ball is seen
-// passing down through the ring: above the ring, then below it inside the ring's width, and not
-// back above the ring afterwards.
+// An attempt is the ball arriving at the ring from above: it comes close to the ring (within about
+// a rim width) having been seen higher up shortly before, and it was not simply held there. It is
+// made when the ball is seen passing down through the ring (above it, then below it inside its
+// width, and not back above it afterwards) and, where the net can be watched, the net moves.
 import type { Box } from "./types.ts";
 import type { BallObs } from "./tracks.ts";
 
 export interface Attempt {
   rim: number;
-  /** First frame of the visit. */
-  startFrame: number;
-  /** Frame the ball came closest to the ring. */
+  /** First frame the ball was close to the ring. */
   rimFrame: number;
-  /** Last frame of the visit. */
+  /** Last frame of the approach (the ball left the ring's neighbourhood). */
   endFrame: number;
   made: boolean;
   /** Why, for the bench and the artifacts. */
-  evidence: { through: boolean; outAfter: boolean; closest: number; seenAbove: boolean };
+  evidence: AttemptEvidence;
+}
+
+export interface AttemptEvidence {
+  /** The path went down through the ring. */
+  through: boolean;
+  /** After going below, the ball came back above the ring (a bounce out). */
+  outAfter: boolean;
+  /** Closest approach, in rim widths (vertical distances count double). */
+  closest: number;
+  /** Net movement after the arrival over its usual movement before; null when not measured. */
+  netRatio: number | null;
 }
 
 export interface AttemptOptions {
   fps: number;
-  /** Frames to ignore (e.g. outside the rim's region) are simply null in `ball`. */
-  zone?: { halfWidth: number; above: number; below: number };
+  /** Per-frame motion in the net (mean absolute change), when the region around the rim was watched. */
+  netMotion?: number[];
 }
 
 interface Rel {
@@ -41,65 +50,107 @@ function rel(b: BallObs | null, r: Box): Rel | null {
   return { u: (b.cx - r.cx) / r.w, v: (b.cy - r.cy) / r.w, s: (b.w + b.h) / 2 / r.w, seen: !b.interpolated };
 }
 
+/** Within about a rim width of the ring (the ellipse is flat: vertical distance counts double). */
+const NEAR = 1.3;
+const nearness = (p: Rel) => Math.hypot(p.u, 2 * p.v);
+/** A ball much bigger or smaller than half a rim is elsewhere in depth (a pass near the camera, a ball across the court). */
+const plausibleSize = (s: number) => s > 0.2 && s < 1.2;
+
 export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rimId: number, opts: AttemptOptions): Attempt[] {
-  const zone = opts.zone ?? { halfWidth: 2.2, above: 4.5, below: 2.5 };
   const fps = opts.fps;
   const n = ball.length;
   const R = ball.map((b, f) => rel(b, rimBoxes[Math.min(f, rimBoxes.length - 1)]));
-  const inZone = (p: Rel | null) => !!p && Math.abs(p.u) <= zone.halfWidth && p.v >= -zone.above && p.v <= zone.below;
-  // A ball much bigger or smaller than a rim's half is somewhere else in depth (a pass in front of
-  // the camera, a ball on the far side of the court), not at this rim.
-  const plausibleSize = (p: Rel) => p.s > 0.2 && p.s < 1.2;
+  const isNear = (f: number) => {
+    const p = R[f];
+    return !!p && p.seen && nearness(p) <= NEAR && plausibleSize(p.s);
+  };
+  const bridge = Math.round(fps * 0.6);
   const attempts: Attempt[] = [];
-  const bridge = Math.round(fps * 0.35);
   let f = 0;
   while (f < n) {
-    if (!inZone(R[f]) || !plausibleSize(R[f]!)) { f++; continue; }
-    // The visit: zone frames joined across short gaps (the ball hidden by the net or the board).
-    let end = f;
-    for (let g = f + 1; g < n && g - end <= bridge; g++) if (inZone(R[g])) end = g;
+    if (!isNear(f)) { f++; continue; }
+    // One arrival: near-ring frames joined across short gaps (the ball hidden by the net or board,
+    // or sitting on the rim while the detector loses it).
     const start = f;
+    let end = f;
+    for (let g = f + 1; g < n && g - end <= bridge; g++) if (isNear(g)) end = g;
     f = end + 1;
-    const visit: Array<[number, Rel]> = [];
-    for (let g = start; g <= end; g++) if (R[g] && inZone(R[g]) && R[g]!.seen) visit.push([g, R[g]!]);
-    if (visit.length < 2) continue;
-    // A ball held near the rim for seconds (a player standing under it) is no shot.
-    if ((end - start) / fps > 4) continue;
-    const sizes = visit.map(([, p]) => p.s).sort((a, b) => a - b);
-    if (!plausibleSize({ u: 0, v: 0, s: sizes[sizes.length >> 1], seen: true })) continue;
-    // It must have come from elsewhere: seen outside the zone, or not seen at all, just before.
-    let fromElsewhere = start === 0;
-    for (let g = Math.max(0, start - Math.round(fps * 1.5)); g < start && !fromElsewhere; g++) if (!R[g] || !inZone(R[g])) fromElsewhere = true;
-    if (!fromElsewhere) continue;
-    const seenAbove = visit.some(([, p]) => p.v < -0.5 && Math.abs(p.u) < 1.6);
-    // Closest approach to the ring (ellipse-ish: vertical distances count double).
-    let closest = Infinity, rimFrame = visit[0][0];
-    for (const [g, p] of visit) {
-      const d = Math.hypot(p.u, 2 * p.v);
-      if (d < closest) { closest = d; rimFrame = g; }
+    // It came down from above: seen at least half a rim width above the ring, and higher than on
+    // arrival, in the 1.5 s before (a jump shot's descent, a lay-up's drop from its peak).
+    const arrival = R[start]!;
+    let fromAbove = false;
+    for (let g = Math.max(0, start - Math.round(fps * 1.5)); g < start && !fromAbove; g++) {
+      const p = R[g];
+      if (p?.seen && p.v < Math.min(-0.5, arrival.v - 0.3) && Math.abs(p.u) < 2.5) fromAbove = true;
     }
-    if (!seenAbove || closest > 1.3) continue;
-    const { through, outAfter } = passage(R, start, Math.min(n - 1, end + Math.round(fps * 0.8)), fps);
-    attempts.push({ rim: rimId, startFrame: start, rimFrame, endFrame: end, made: through && !outAfter, evidence: { through, outAfter, closest: Math.round(closest * 100) / 100, seenAbove } });
+    if (!fromAbove) continue;
+    // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
+    let heldBefore = 0;
+    for (let g = Math.max(0, start - Math.round(fps * 2)); g < start; g++) if (isNear(g)) heldBefore++;
+    if (heldBefore > fps * 1.0 || (end - start) / fps > 4) continue;
+    let closest = Infinity;
+    for (let g = start; g <= end; g++) if (R[g]?.seen) closest = Math.min(closest, nearness(R[g]!));
+    const { through, outAfter } = passage(R, Math.max(0, start - Math.round(fps * 0.5)), Math.min(n - 1, end + Math.round(fps * 0.8)), fps);
+    const netRatio = opts.netMotion ? netMovement(opts.netMotion, start, fps) : null;
+    attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
   }
   return attempts;
 }
 
 /**
- * Through: a seen ball above the ring (v < −0.1, within 1.1 widths across) followed within half a
- * second by a seen ball below it (v > 0.35) inside the ring's column (|u| < 0.6). Out after: once
- * below, the ball comes back above the ring near it (a bounce off the rim's underside or the far
- * rim seen in projection), which a made ball never does.
+ * The call: the path going down through the ring decides, unless the net stayed still (a ball
+ * dropping behind the rim looks like a make in projection but does not move the net). A ball the
+ * detector lost inside the net still counts as made when the net moved strongly and the ball
+ * was not seen bouncing back up.
+ */
+export function madeFrom(through: boolean, outAfter: boolean, netRatio: number | null): boolean {
+  if (outAfter) return false;
+  if (netRatio === null) return through;
+  return (through && netRatio >= 1.5) || netRatio >= 6;
+}
+
+/**
+ * The net's largest movement in the second after the arrival over its median movement in the two
+ * seconds before. Null where the net's surroundings are not still enough for that to mean anything
+ * (a moving camera, leaves behind a close-up net): there the path alone decides.
+ */
+function netMovement(net: number[], at: number, fps: number): number | null {
+  const after = net.slice(at, Math.min(net.length, at + Math.round(fps * 1.0)));
+  const before = net.slice(Math.max(0, at - Math.round(fps * 2)), Math.max(0, at - Math.round(fps * 0.2))).sort((a, b) => a - b);
+  if (!after.length || !before.length) return null;
+  const base = before[before.length >> 1];
+  if (base > NET_CALM) return null;
+  return Math.max(...after) / Math.max(1, base);
+}
+
+/** Mean absolute change (0–255) below which a net counts as still. */
+const NET_CALM = 3;
+
+/**
+ * Through: a seen ball above the ring (v < −0.1, within 1.2 widths across) followed within 0.8 s
+ * (a ball can sit on the rim before dropping) by a seen ball below the ring inside its column:
+ * just below (v > 0.25, the ball's centre past the ring with |u| < 0.6) or in the net (v > 0.6,
+ * |u| < 0.75), along a continuous path (no sighting more than a rim width a frame from the
+ * previous one: a jump is another object, not the ball). Out after: once below, the ball comes
+ * back above the ring near it (a bounce off the far rim seen in projection), which a made ball
+ * never does.
  */
 function passage(R: Array<Rel | null>, from: number, to: number, fps: number): { through: boolean; outAfter: boolean } {
-  const half = Math.round(fps * 0.5);
+  const window = Math.round(fps * 0.8);
+  const below = (p: Rel) => (p.v > 0.25 && Math.abs(p.u) < 0.6) || (p.v > 0.6 && Math.abs(p.u) < 0.75);
+  const maxStep = Math.max(1, 15 / fps);
   let throughAt = -1;
   for (let a = from; a <= to && throughAt < 0; a++) {
     const pa = R[a];
-    if (!pa?.seen || pa.v >= -0.1 || Math.abs(pa.u) > 1.1) continue;
-    for (let b = a + 1; b <= Math.min(to, a + half); b++) {
+    if (!pa?.seen || pa.v >= -0.1 || Math.abs(pa.u) > 1.2) continue;
+    let last = pa, lastF = a;
+    for (let b = a + 1; b <= Math.min(to, a + window); b++) {
       const pb = R[b];
-      if (pb?.seen && pb.v > 0.35 && Math.abs(pb.u) < 0.6) { throughAt = b; break; }
+      if (!pb?.seen) continue;
+      if (Math.hypot(pb.u - last.u, pb.v - last.v) > maxStep * (b - lastF)) break;
+      if (below(pb)) { throughAt = b; break; }
+      last = pb;
+      lastF = b;
     }
   }
   if (throughAt < 0) return { through: false, outAfter: false };
@@ -110,3 +161,5 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number): {
   }
   return { through: true, outAfter };
 }
+
+const round2 = (x: number) => Math.round(x * 100) / 100;

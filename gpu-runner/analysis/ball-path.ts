@@ -56,18 +56,20 @@ interface Tracklet {
 }
 
 /**
- * Links candidates frame to frame into tracklets (a ball moves at most `maxStep` ball sizes a frame;
- * the prediction uses the last velocity), then keeps, frame by frame, the observation of the longest
- * tracklet present: a flying ball is seen in many consecutive frames, a false hit rarely twice in a row.
- * Single-frame tracklets only count when nothing else is there and they are confident.
+ * Links candidates frame to frame into tracklets, then keeps the best set of tracklets that do not
+ * overlap in time. Linking follows the ball's motion: after two sightings the next one must land
+ * near where the last velocity points (within a ball size, or half the distance travelled), so a
+ * tracklet cannot hop between two look-alikes. A tracklet is worth the sum of its scores, counting
+ * fully only the sightings where the ball moved: a flickering static look-alike is worth little, a
+ * flight a lot. Single sightings count only when confident.
  */
 export function buildBallPath(perFrame: Candidate[][], opts: BallPathOptions): Array<BallObs | null> {
   const minScore = opts.minScore ?? 0;
   const [lo, hi] = opts.sizeRange ?? [0, Infinity];
   const plausible = perFrame.map((cs) => cs.filter((c) => c.score >= minScore && (c.w + c.h) / 2 >= lo * opts.scale && (c.w + c.h) / 2 <= hi * opts.scale));
   const moving = dropStatic(plausible, opts);
-  // Up to ~25 m/s at 0.24 m per ball: 100 ball sizes a second.
-  const maxStep = (100 / opts.fps) * opts.scale;
+  // About 12 m/s at 0.24 m a ball: 50 ball sizes a second.
+  const maxStep = (50 / opts.fps) * opts.scale;
   const tracklets: Tracklet[] = [];
   let active: Tracklet[] = [];
   for (let f = 0; f < moving.length; f++) {
@@ -79,14 +81,15 @@ export function buildBallPath(perFrame: Candidate[][], opts: BallPathOptions): A
       for (const t of active) {
         if (used.has(t)) continue;
         const n = t.obs.length, last = t.obs[n - 1], dt = f - t.frames[n - 1];
-        let px = last.cx, py = last.cy;
+        let px = last.cx, py = last.cy, gate = maxStep * dt;
         if (n >= 2) {
           const prev = t.obs[n - 2], pdt = t.frames[n - 1] - t.frames[n - 2];
-          px += ((last.cx - prev.cx) / pdt) * dt;
-          py += ((last.cy - prev.cy) / pdt) * dt;
+          const vx = (last.cx - prev.cx) / pdt, vy = (last.cy - prev.cy) / pdt;
+          px += vx * dt;
+          py += vy * dt;
+          gate = Math.max(opts.scale, 0.5 * Math.hypot(vx, vy) * dt);
         }
         const d = Math.hypot(c.cx - px, c.cy - py);
-        const gate = n >= 2 ? Math.max(opts.scale * 1.5, maxStep * 0.5 * dt) : maxStep * dt;
         if (d < gate && d < bestD) { best = t; bestD = d; }
       }
       if (best) {
@@ -101,25 +104,52 @@ export function buildBallPath(perFrame: Candidate[][], opts: BallPathOptions): A
       }
     }
   }
-  const path: Array<BallObs | null> = new Array(moving.length).fill(null);
-  const owner: number[] = new Array(moving.length).fill(0);
-  for (const t of tracklets) {
-    const len = t.frames.length;
-    const strength = len + t.obs.reduce((a, o) => a + o.score, 0) / len;
-    if (len < 2 && t.obs[0].score < 0.4) continue;
-    // A tracklet that never gets a ball's size away from where it started is a static look-alike
-    // that the persistence test missed (it flickers), not a ball in play.
+  const worth = (t: Tracklet): number => {
+    if (t.obs.length < 2) return t.obs[0].score >= 0.4 ? 0.5 * t.obs[0].score : 0;
     const reach = Math.max(...t.obs.map((o) => Math.hypot(o.cx - t.obs[0].cx, o.cy - t.obs[0].cy)));
-    if (len >= 3 && reach < opts.scale) continue;
+    if (t.obs.length >= 3 && reach < opts.scale) return 0;
+    let w = 0.5 * t.obs[0].score;
+    for (let i = 1; i < t.obs.length; i++) {
+      const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= 0.3 * opts.scale;
+      w += t.obs[i].score * (moved ? 1 : 0.25);
+    }
+    return w;
+  };
+  if (process.env.HOOPS_DEBUG_TRACKLETS) for (const t of tracklets) console.error(`tracklet ${t.frames[0]}-${t.frames.at(-1)} n${t.frames.length} worth ${worth(t).toFixed(2)} ${t.obs.map((o) => `${o.cx.toFixed(0)},${o.cy.toFixed(0)}`).join(" ")}`);
+  const chosen = bestNonOverlapping(tracklets.map((t) => ({ t, w: worth(t) })).filter((x) => x.w > 0));
+  const path: Array<BallObs | null> = new Array(moving.length).fill(null);
+  for (const t of chosen)
     t.frames.forEach((f, i) => {
-      if (strength > owner[f]) {
-        owner[f] = strength;
-        const o = t.obs[i];
-        path[f] = { cx: o.cx, cy: o.cy, w: o.w, h: o.h, score: o.score };
-      }
+      const o = t.obs[i];
+      path[f] = { cx: o.cx, cy: o.cy, w: o.w, h: o.h, score: o.score };
     });
-  }
   return fillGaps(path, opts.maxGap ?? 2);
+}
+
+/** Weighted interval scheduling: the set of tracklets with disjoint frame spans and the largest total worth. */
+function bestNonOverlapping(items: Array<{ t: Tracklet; w: number }>): Tracklet[] {
+  const xs = [...items].sort((a, b) => a.t.frames[a.t.frames.length - 1] - b.t.frames[b.t.frames.length - 1]);
+  const end = (i: number) => xs[i].t.frames[xs[i].t.frames.length - 1];
+  const best: number[] = new Array(xs.length + 1).fill(0);
+  const take: boolean[] = new Array(xs.length).fill(false);
+  const prevOf: number[] = xs.map((x, i) => {
+    // The last item ending before this one starts (binary search over ends).
+    let lo = 0, hi = i - 1, ans = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (end(mid) < x.t.frames[0]) { ans = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return ans;
+  });
+  for (let i = 0; i < xs.length; i++) {
+    const withIt = xs[i].w + best[prevOf[i] + 1];
+    if (withIt > best[i]) { best[i + 1] = withIt; take[i] = true; } else best[i + 1] = best[i];
+  }
+  const out: Tracklet[] = [];
+  for (let i = xs.length - 1; i >= 0; ) {
+    if (take[i]) { out.push(xs[i].t); i = prevOf[i]; } else i--;
+  }
+  return out;
 }
 
 function fillGaps(track: Array<BallObs | null>, maxGap: number): Array<BallObs | null> {

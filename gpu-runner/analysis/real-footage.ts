@@ -1,15 +1,23 @@
-// Observation of a real video with the trained CenterNet: a whole-frame scan a few times a second
-// (people, rim candidates, big balls), rim tracking over the scan, then a pass that watches a region
-// around each rim on every timeline frame (the ball where shots are decided). The result is what
-// the basketball logic needs, in source pixels on one timeline.
+// Observation of a real video with the trained CenterNet (the default detector):
+//   1. a whole-frame scan a few times a second: people (tracked, jersey numbers read), rim
+//      candidates and balls big enough to see on the whole frame;
+//   2. rim tracking over the scan, then a closer look at each candidate on full-resolution stills
+//      (verification and placement), keeping the rims that hang where a rim can hang;
+//   3. a pass that watches a region around each kept rim on every timeline frame: the ball where
+//      shots are decided, and the net's movement.
+// Analysis coordinates are source pixels.
 import type { VideoInfo } from "../media/probe.ts";
 import type { BasketballModel } from "../vision/basketball.ts";
-import { buildBallPath } from "./ball-path.ts";
+import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
+import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
+import { buildBallPath } from "./ball-path.ts";
 import { plausibleHeight, trackRims, verifyRims, type LookCloser, type VerifiedRim } from "./hoop.ts";
+import { sourceFrame, type Observations } from "./observations.ts";
+import { PlayerObserver } from "./player-observer.ts";
 import { watchRims, type RimWatchSample } from "./rim-watch.ts";
 import { scanVideo, type ScanSample } from "./scan.ts";
-import type { BallObs } from "./tracks.ts";
+import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "./tracks.ts";
 
 export interface RealFootageOptions {
   /** Timeline rate: the rim regions are watched at this rate. */
@@ -29,37 +37,52 @@ export interface RealFootageOptions {
 
 export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2 };
 
-export interface RealObservations {
-  fps: number;
-  frames: number;
-  scan: ScanSample[];
-  rims: VerifiedRim[];
-  /** Every candidate looked at, for the artifacts. */
-  candidates: VerifiedRim[];
-  /** Per timeline frame, per rim. */
-  watch: RimWatchSample[][];
-  /** Per rim: the ball path inside its region. */
-  rimBalls: Array<Array<BallObs | null>>;
-  /** The ball on the whole frame at the scan samples (null between them or when unseen). */
-  sceneBall: Array<BallObs | null>;
-  timings: { scanMs: number; watchMs: number };
-}
+/** Ball candidates in a rim's region count when they scored this (hysteresis: a track must start at `BALL_SEED_SCORE`). */
+const BALL_MIN_SCORE = 0.15;
+const BALL_SEED_SCORE = 0.25;
+/** A candidate must have changed by this much (mean absolute RGB) since the previous frame, and twice the region's own change. */
+const BALL_MIN_MOTION = 4;
 
-export async function observeRealFootage(videoPath: string, info: VideoInfo, model: BasketballModel, o: RealFootageOptions): Promise<RealObservations> {
+export async function observeRealFootage(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions): Promise<Observations & { details: RawRealObservations }> {
   const fps = o.fps;
   const every = Math.max(1, Math.round(fps / o.scanFps));
   const frames = Math.max(1, Math.round(info.durationSeconds * fps));
+  const stillFps = 3;
+  const players = new PlayerObserver(reader, {
+    fps,
+    stillFps,
+    sourceWidth: info.width,
+    sourceHeight: info.height,
+    toSource: { scale: 1, padX: 0, padY: 0 },
+    maxMissing: Math.max(2 * every, Math.round(fps * 0.4)),
+  });
+  // A few full-resolution stills spread over the whole video, for closer looks at rim candidates: a
+  // reservoir keeps every step-th still and doubles the step whenever it is full.
+  const keepStills = 6;
+  let step = 1;
+  let stills: Array<{ frame: number; k: number; rgb: Buffer }> = [];
+  const onStill = (k: number, rgb: Buffer) => {
+    players.onStill(k, rgb);
+    if (k % step) return;
+    stills.push({ frame: Math.round((k / stillFps) * fps), k, rgb });
+    if (stills.length > keepStills) {
+      step *= 2;
+      stills = stills.filter((s) => s.k % step === 0);
+    }
+  };
   const t0 = performance.now();
-  const { samples: scan, stills } = await scanVideo(videoPath, info, model, {
+  const scan = await scanVideo(videoPath, info, model, {
     fps,
     every,
     input: o.scanInput,
-    stills: 6,
     signal: o.signal,
+    stills: { fps: stillFps, onStill },
+    onSample: async (s) => void (await players.update(s.frame, s.persons)),
     onFrame: (f) => o.onProgress?.(0.4 * Math.min(1, f / frames)),
   });
   const t1 = performance.now();
   const timeline = Math.max(frames, (scan.at(-1)?.frame ?? 0) + 1);
+
   const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: s.rims })), { frames: timeline, minCoverage: 0.2, minMeanScore: 0.05 });
   const look: LookCloser = async (frame, region) => {
     const still = stills.find((x) => x.frame === frame)!;
@@ -71,7 +94,12 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   };
   const verified = await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height });
   const persons = scan.flatMap((s) => s.persons);
-  const rims = verified.filter((r) => r.verification >= o.minVerification && plausibleHeight(medianOf(r.boxes), persons)).slice(0, o.maxRims).map((r, id) => ({ ...r, id }));
+  const rims = verified
+    .filter((r) => r.verification >= o.minVerification && plausibleHeight(medianBox(r.boxes), persons))
+    .slice(0, o.maxRims)
+    .map((r, id) => ({ ...r, id }));
+  stills = [];
+
   const watch = await watchRims(videoPath, info, model, rims, timeline, {
     fps,
     input: o.roiInput,
@@ -80,23 +108,81 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     onFrame: (f) => o.onProgress?.(0.4 + 0.6 * Math.min(1, f / timeline)),
   });
   const t2 = performance.now();
-  const rimBalls = rims.map((rim, k) =>
-    buildBallPath(
-      watch.map((w) => w[k]?.balls ?? []),
-      { fps, scale: rim.boxes[0].w * 0.53, minScore: 0.15, seedScore: 0.3, sizeRange: [0.45, 2.2] },
-    ),
-  );
-  // The scene ball is tracked at the scan's own rate, then placed on the timeline.
-  const typicalPerson = median(scan.flatMap((s) => s.persons.map((p) => p.h)));
-  const scenePath = buildBallPath(scan.map((s) => s.balls), { fps: fps / every, scale: typicalPerson ? typicalPerson * 0.12 : Math.min(info.width, info.height) * 0.03, maxGap: 0 });
-  const sceneBall: Array<BallObs | null> = new Array(watch.length).fill(null);
-  scan.forEach((s, i) => {
-    if (s.frame < sceneBall.length) sceneBall[s.frame] = scenePath[i];
-  });
-  return { fps, frames: watch.length, scan, rims, candidates: verified, watch, rimBalls, sceneBall, timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
+  const raw: RawRealObservations = { fps, every, width: info.width, height: info.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
+  return { ...assembleRealObservations(raw), details: raw };
 }
 
-function medianOf(boxes: Array<{ cx: number; cy: number; w: number; h: number }>) {
+/** What the real-footage passes saw, before it is turned into paths (plain data: benches cache it). */
+export interface RawRealObservations {
+  fps: number;
+  /** Timeline frames between whole-frame scans. */
+  every: number;
+  width: number;
+  height: number;
+  scan: ScanSample[];
+  rims: VerifiedRim[];
+  /** Every rim candidate looked at closely, kept or not. */
+  candidates: VerifiedRim[];
+  watch: RimWatchSample[][];
+  tracks: PlayerTrack[];
+  jerseyReads: Array<[number, JerseyRead[]]>;
+  timings: { scanMs: number; watchMs: number };
+}
+
+/** Ball paths, the scene ball, artifacts rows: the observations the basketball logic reads. */
+export function assembleRealObservations(raw: RawRealObservations): Observations {
+  const { fps, every, scan, watch } = raw;
+  const n = watch.length;
+  const rims = raw.rims.map((r) => {
+    const boxes = [...r.boxes];
+    while (boxes.length < n) boxes.push(boxes[boxes.length - 1]);
+    return { ...r, boxes };
+  });
+  // The ball around each rim: moving candidates only (a static look-alike on the rim or the net
+  // must not become the ball), linked into a path.
+  const rimWatch = rims.map((rim, k) => ({
+    ball: buildBallPath(
+      watch.map((w) => (w[k]?.balls ?? []).filter((c) => c.motion >= Math.max(BALL_MIN_MOTION, 2 * (w[k]?.roiMotion ?? 0)))),
+      { fps, scale: medianBox(rim.boxes).w * 0.53, minScore: BALL_MIN_SCORE, seedScore: BALL_SEED_SCORE, sizeRange: [0.45, 2.2] },
+    ),
+    netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
+  }));
+  // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
+  // region saw the ball, that sighting (at the full rate, at a closer look) wins.
+  const persons = scan.flatMap((s) => s.persons);
+  const typicalPerson = median(persons.map((p) => p.h));
+  const scenePath = buildBallPath(scan.map((s) => s.balls), { fps: fps / every, scale: typicalPerson ? typicalPerson * 0.12 : Math.min(raw.width, raw.height) * 0.03, minScore: 0.3, maxGap: 0 });
+  const ball: Array<BallObs | null> = new Array(n).fill(null);
+  scan.forEach((s, i) => {
+    if (s.frame < n) ball[s.frame] = scenePath[i];
+  });
+  for (let f = 0; f < n; f++) for (const w of rimWatch) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
+
+  // Artifacts: what was detected, frame by frame, in source pixels.
+  const perFrame: Detection[][] = Array.from({ length: n }, () => []);
+  for (const s of scan) {
+    if (s.frame >= n) continue;
+    perFrame[s.frame].push(...s.persons.map((p) => ({ kind: "person" as const, ...p })), ...s.rims.map((r) => ({ kind: "hoop" as const, ...r })));
+    if (!watch[s.frame].length) perFrame[s.frame].push(...s.balls.map((b) => ({ kind: "ball" as const, ...b })));
+  }
+  watch.forEach((ws, f) => ws.forEach((w) => perFrame[f].push(...w.balls.map((b) => ({ kind: "ball" as const, cx: b.cx, cy: b.cy, w: b.w, h: b.h, score: b.score })))));
+
+  return {
+    fps,
+    frames: n,
+    frame: sourceFrame(raw.width, raw.height),
+    perFrame,
+    rims,
+    ball: fillGaps(ball, every + 1),
+    rimWatch,
+    tracks: raw.tracks.map((t) => densifyTrack(t, 2 * every)),
+    jerseyReads: new Map(raw.jerseyReads),
+    keySamples: [],
+    personEvery: every,
+  };
+}
+
+function medianBox(boxes: Array<{ cx: number; cy: number; w: number; h: number }>) {
   return { cx: median(boxes.map((b) => b.cx)), cy: median(boxes.map((b) => b.cy)), w: median(boxes.map((b) => b.w)), h: median(boxes.map((b) => b.h)) };
 }
 

@@ -11,10 +11,40 @@ import type { RimTrack } from "./hoop.ts";
 import type { Box } from "./types.ts";
 
 export interface RimWatchSample {
-  /** In source pixels. */
-  balls: Candidate[];
+  /** In source pixels; `motion` is the mean absolute change (0–255) over the ball's disc since the previous frame. */
+  balls: Array<Candidate & { motion: number }>;
   rims: Candidate[];
   roi: Rect;
+  /** Mean absolute change since the previous frame in the net (below the ring, within its width). */
+  netMotion: number;
+  /** Mean absolute change over the whole region: camera shake and noise, what "moving" is measured against. */
+  roiMotion: number;
+}
+
+/** Mean absolute RGB difference between two S×S crops inside a disc (input pixels). */
+export function discMotion(a: Uint8Array, b: Uint8Array, S: number, cx: number, cy: number, r: number): number {
+  let sum = 0, n = 0;
+  const r2 = r * r;
+  for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(S - 1, Math.ceil(cy + r)); y++)
+    for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(S - 1, Math.ceil(cx + r)); x++) {
+      if ((x - cx) ** 2 + (y - cy) ** 2 > r2) continue;
+      const o = (y * S + x) * 3;
+      sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
+      n += 3;
+    }
+  return n ? sum / n : 0;
+}
+
+/** Mean absolute RGB difference inside a rectangle (input pixels). */
+export function boxMotion(a: Uint8Array, b: Uint8Array, S: number, x0: number, y0: number, x1: number, y1: number): number {
+  let sum = 0, n = 0;
+  for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(S - 1, Math.ceil(y1)); y++)
+    for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(S - 1, Math.ceil(x1)); x++) {
+      const o = (y * S + x) * 3;
+      sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
+      n += 3;
+    }
+  return n ? sum / n : 0;
 }
 
 export interface RimWatchOptions {
@@ -64,21 +94,34 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const crop = unionCrop(all, info.width, info.height);
   const whole = crop.x === 0 && crop.y === 0 && crop.w === info.width && crop.h === info.height;
   const S = opts.input;
-  const buf = new Uint8Array(S * S * 3);
+  // Two crops per rim, swapped every frame: the previous one is what motion is measured against.
+  const bufs = rims.map(() => [new Uint8Array(S * S * 3), new Uint8Array(S * S * 3)]);
+  let have = false;
   for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, maxFps: opts.fps, signal: opts.signal })) {
     if (f.index >= frames) {
       // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
       out.push([]);
     }
     const image = { data: f.rgb, width: f.width, height: f.height };
-    for (const rim of rims) {
+    for (const [ri, rim] of rims.entries()) {
       const roi = rectAt(rim, f.index);
+      const [buf, prev] = bufs[ri];
+      bufs[ri] = [prev, buf];
       cropResize(image, { x: roi.x - crop.x, y: roi.y - crop.y, w: roi.w, h: roi.h }, S, S, 114, buf);
       const found = await model.detect(buf, S, S, { balls: true, rims: true });
       const k = roi.w / S;
       const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
-      out[f.index].push({ balls: found.balls.map(back), rims: found.rims.map(back), roi });
+      const box = rim.boxes[Math.min(f.index, rim.boxes.length - 1)];
+      const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
+      out[f.index].push({
+        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(buf, prev, S, c.cx, c.cy, Math.max(2, c.w / 2)) : 0 })),
+        rims: found.rims.map(back),
+        roi,
+        netMotion: have ? boxMotion(buf, prev, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0,
+        roiMotion: have ? boxMotion(buf, prev, S, 0, 0, S - 1, S - 1) : 0,
+      });
     }
+    have = true;
     opts.onFrame?.(f.index);
   }
   return out;

@@ -190,3 +190,30 @@ export function trackBoxAt(t: PlayerTrack, frame: number, tolerance = 3): Box | 
   for (const i of cands) if (Math.abs(t.frames[i] - frame) < bd) { bd = Math.abs(t.frames[i] - frame); best = i; }
   return bd <= tolerance ? t.boxes[best] : null;
 }
+
+/**
+ * A track sampled every few frames (people are detected on the whole-frame scan only) with its
+ * boxes interpolated on the frames between sightings up to `maxGap` apart, so per-frame logic
+ * (who holds the ball) sees the player on every frame.
+ */
+export function densifyTrack(t: PlayerTrack, maxGap: number): PlayerTrack {
+  const out: PlayerTrack = { id: t.id, frames: [], boxes: [], colors: [], jerseyReads: t.jerseyReads };
+  t.frames.forEach((f, i) => {
+    if (i > 0) {
+      const pf = t.frames[i - 1];
+      if (f - pf > 1 && f - pf <= maxGap) {
+        const a = t.boxes[i - 1], b = t.boxes[i];
+        for (let g = pf + 1; g < f; g++) {
+          const s = (g - pf) / (f - pf);
+          out.frames.push(g);
+          out.boxes.push({ cx: a.cx + (b.cx - a.cx) * s, cy: a.cy + (b.cy - a.cy) * s, w: a.w + (b.w - a.w) * s, h: a.h + (b.h - a.h) * s });
+          out.colors.push(t.colors[i - 1]);
+        }
+      }
+    }
+    out.frames.push(f);
+    out.boxes.push(t.boxes[i]);
+    out.colors.push(t.colors[i]);
+  });
+  return out;
+}

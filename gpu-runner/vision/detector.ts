@@ -50,6 +50,25 @@ export function resolveDetectorModel(orientation: "landscape" | "portrait" = "la
   return path.join(dir, "default-detector.onnx");
 }
 
+/** Set to choose the colour-filter fixture for the synthetic games (tests and benches only). */
+export const SYNTHETIC_FIXTURE = "synthetic-fixture";
+
+export type DetectorChoice =
+  | { kind: "yolo"; modelPath: string; why: "trained model in the model directory" | "synthetic fixture requested" }
+  | { kind: "centernet"; why: "default" };
+
+/**
+ * Which detector a run uses. A trained YOLO export dropped into the model directory always wins
+ * (the model contract). The colour-filter fixture is used only when asked for explicitly, by an
+ * analysis option or `HOOPS_DETECTOR=synthetic-fixture`, which tests and benches of the synthetic
+ * games set; a production runner never falls back to it. Otherwise: the trained CenterNet.
+ */
+export function chooseDetector(orientation: "landscape" | "portrait", requested?: string, dir = process.env.HOOPS_MODEL_DIR ?? DEFAULT_MODEL_DIR): DetectorChoice {
+  if (existsSync(path.join(dir, "detector.onnx"))) return { kind: "yolo", modelPath: path.join(dir, "detector.onnx"), why: "trained model in the model directory" };
+  if ((requested ?? process.env.HOOPS_DETECTOR) === SYNTHETIC_FIXTURE) return { kind: "yolo", modelPath: resolveDetectorModel(orientation, dir), why: "synthetic fixture requested" };
+  return { kind: "centernet", why: "default" };
+}
+
 export interface DetectorOptions {
   scoreThreshold?: Partial<Record<ObjectKind, number>>;
   iouThreshold?: number;

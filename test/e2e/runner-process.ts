@@ -15,6 +15,8 @@ export interface RunnerProcess {
 
 // `node --import tsx` keeps the runner one process, so a signal sent to it
 // reaches the runner itself (the tsx CLI would run it as a grandchild).
+// The runner uses the colour-filter fixture detector (the synthetic test games); pass
+// `env: { HOOPS_DETECTOR: "" }` for the trained default on real footage.
 // `group`: the runner leads a process group of its own, so a test can signal the whole group the
 // way a terminal's Ctrl-C or a service manager does.
 export function startRunner(apiUrl: string, token: string, extra: string[] = [], opts: { env?: Record<string, string>; group?: boolean } = {}): RunnerProcess {
@@ -22,7 +24,7 @@ export function startRunner(apiUrl: string, token: string, extra: string[] = [],
   const child = spawn(
     process.execPath,
     ["--import", "tsx", path.join(ROOT, "gpu-runner/main.ts"), "--api-url", apiUrl, "--token", token, "--work-dir", workDir, "--allow-loopback-urls", "--claim-wait", "2", ...extra],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOOPS_FORCE_CPU: "1", ...opts.env }, detached: opts.group === true },
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOOPS_FORCE_CPU: "1", HOOPS_DETECTOR: "synthetic-fixture", ...opts.env }, detached: opts.group === true },
   );
   const logs: string[] = [];
   const collect = (d: Buffer) => {
