@@ -2,7 +2,7 @@
 // The GPU runner CLI. Pulls jobs from the API over authenticated HTTP, runs
 // them, uploads the results. Any number of runners on any number of hosts can
 // share one API: jobs are leased, never pushed.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -12,6 +12,8 @@ import type { Pipeline } from "./job";
 import { createLogger } from "./log";
 import { Runner } from "./loop";
 import { detectMediaHardware } from "./media/hardware";
+import { defaultCenterNetPath } from "./vision/centernet";
+import { chooseDetector } from "./vision/detector";
 
 const USAGE = `Usage: npm run runner -- [options]
 
@@ -28,6 +30,11 @@ const USAGE = `Usage: npm run runner -- [options]
                        127.0.0.1 / ::1, fetched over plain http (env RUNNER_ALLOW_LOOPBACK_URLS=true);
                        refused unless --api-url is itself a loopback address
   --keep-work          keep job folders after each job
+
+Models (docs/analysis.md): the trained CenterNet built by npm ci is the default. A trained YOLO
+export at $HOOPS_MODEL_DIR/detector.onnx (or models/detector.onnx) wins over it. HOOPS_DETECTOR=
+synthetic-fixture selects the colour-filter fixture for the generated test games (never in
+production). HOOPS_EXECUTION_PROVIDER=cpu forces CPU; HOOPS_ORT_THREADS sets inference threads.
 
 First SIGTERM/SIGINT: stop claiming and finish current jobs. Second: cancel them and hand them back.
 `;
@@ -88,6 +95,15 @@ async function main(): Promise<number> {
   }
   mkdirSync(workDir, { recursive: true });
   const hw = await detectMediaHardware((msg) => log.info(msg));
+  if (pipeline === "full") {
+    // Which detector jobs will use (a dropped-in trained model wins; the synthetic fixture only on request).
+    const landscape = chooseDetector("landscape");
+    log.info(landscape.kind === "centernet" ? "detector: CenterNet with basketball heads (models/centernet.onnx)" : `detector: ${landscape.modelPath} (${landscape.why})`);
+    if (landscape.kind === "centernet" && !existsSync(defaultCenterNetPath())) {
+      process.stderr.write(`${defaultCenterNetPath()} is missing: it is built by npm ci (postinstall) or npm run models:build\n`);
+      return 2;
+    }
+  }
   const runner = new Runner(
     new RunnerApi(apiUrl, token),
     { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls, resolver: resolverFor(dohUrl), claimWaitSeconds, keepWork: values["keep-work"] },

@@ -73,6 +73,8 @@ export interface AttributionInput {
   keySamples: KeySample[] | null;
   /** Source picture size and the analysis-to-source scale, for the court-free distance. */
   picture: { width: number; height: number; scale: number; padX: number; padY: number };
+  /** How far back, and whether only along an unbroken run of sightings, the release is looked for. */
+  releaseSearch?: { windowS: number; contiguous: boolean };
   /** Filled with why each shot got its shooter (bench/accuracy.ts --misses prints it). */
   evidence?: ShooterEvidence[];
 }
@@ -84,7 +86,7 @@ export function draftShots(a: AttributionInput): Draft[] {
   return a.events.map((ev) => {
     const hoop = a.rims.find((h) => h.id === ev.hoop)!;
     const seg = lastSegmentBefore(segments, ev.rimFrame);
-    const launchInfo = flightStartDetail(ball, ev.rimFrame, fps);
+    const launchInfo = flightStartDetail(ball, ev.rimFrame, fps, a.releaseSearch);
     const launch = launchInfo?.frame ?? null;
     const release = launch ?? (seg && ev.rimFrame - seg.end <= fps * 3 ? seg.end : Math.max(0, ev.rimFrame - Math.round(fps)));
     // The possession the shot came out of: the last one that began before the release.

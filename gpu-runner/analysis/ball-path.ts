@@ -19,7 +19,11 @@ export interface BallPathOptions {
   minScore?: number;
   /** Candidates scoring less than this may extend a tracklet but never start one (hysteresis). */
   seedScore?: number;
-  /** Candidates whose size is outside [lo, hi] × `scale` are something else (when the scale is known well). */
+  /**
+   * Expected size range, × `scale`: a candidate's size is clamped into it. The size comes from
+   * COCO's class-agnostic box regression, which beside a bigger object (a backboard behind the ball)
+   * answers that object's size; the ball's position is right all the same.
+   */
   sizeRange?: [number, number];
 }
 
@@ -28,7 +32,7 @@ export interface BallPathOptions {
  * frames around them. A place that always fires a little (a net, a logo) can still hold the real
  * ball for a moment: a candidate that scores clearly above what that place usually scores stays.
  */
-export function dropStatic(perFrame: Candidate[][], opts: BallPathOptions): Candidate[][] {
+export function dropStatic<C extends Candidate>(perFrame: C[][], opts: BallPathOptions): C[][] {
   const share = opts.staticShare ?? 0.3;
   const half = Math.max(2, Math.round((opts.staticWindowS ?? 2) * opts.fps));
   const radius = Math.max(2, opts.scale * 0.5);
@@ -50,9 +54,9 @@ export function dropStatic(perFrame: Candidate[][], opts: BallPathOptions): Cand
   );
 }
 
-interface Tracklet {
+interface Tracklet<C extends Candidate = Candidate> {
   frames: number[];
-  obs: Candidate[];
+  obs: C[];
 }
 
 /**
@@ -63,10 +67,15 @@ interface Tracklet {
  * fully only the sightings where the ball moved: a flickering static look-alike is worth little, a
  * flight a lot. Single sightings count only when confident.
  */
-export function buildBallPath(perFrame: Candidate[][], opts: BallPathOptions): Array<BallObs | null> {
+export function buildBallPath<C extends Candidate>(
+  perFrame: C[][],
+  /** `canSeed`: a further condition for starting a tracklet (e.g. the candidate visibly moved); any candidate may extend one. */
+  opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
+): Array<BallObs | null> {
   const minScore = opts.minScore ?? 0;
   const [lo, hi] = opts.sizeRange ?? [0, Infinity];
-  const plausible = perFrame.map((cs) => cs.filter((c) => c.score >= minScore && (c.w + c.h) / 2 >= lo * opts.scale && (c.w + c.h) / 2 <= hi * opts.scale));
+  const clampSize = (v: number) => Math.min(hi * opts.scale, Math.max(lo * opts.scale, v));
+  const plausible: C[][] = perFrame.map((cs) => cs.filter((c) => c.score >= minScore).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
   const moving = dropStatic(plausible, opts);
   // About 12 m/s at 0.24 m a ball: 50 ball sizes a second.
   const maxStep = (50 / opts.fps) * opts.scale;
@@ -96,7 +105,7 @@ export function buildBallPath(perFrame: Candidate[][], opts: BallPathOptions): A
         best.frames.push(f);
         best.obs.push(c);
         used.add(best);
-      } else if (c.score >= (opts.seedScore ?? 0)) {
+      } else if (c.score >= (opts.seedScore ?? 0) && (!opts.canSeed || opts.canSeed(c, f))) {
         const t = { frames: [f], obs: [c] };
         tracklets.push(t);
         active.push(t);

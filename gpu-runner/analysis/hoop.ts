@@ -217,5 +217,5 @@ export function plausibleHeight(rim: Box, persons: Box[]): boolean {
   const sameDepth = persons.filter((p) => p.h > 2.5 * rim.w && p.h < 7 * rim.w);
   if (sameDepth.length < 2) return true;
   const drops = sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w).sort((a, b) => a - b);
-  return drops[drops.length >> 1] > 2;
+  return drops[drops.length >> 1] > 3;
 }

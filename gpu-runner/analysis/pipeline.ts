@@ -250,6 +250,9 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     keySamples: courtCalibrated ? obs.keySamples : null,
     picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
     evidence: lastShooterEvidence,
+    // Real footage sees the ball in pieces (the rim's region, the scan a few times a second), and
+    // slow motion stretches a flight past 2.5 s.
+    releaseSearch: obs.rimWatch ? { windowS: 4, contiguous: true } : undefined,
   };
   const drafts = draftShots(attributionInput);
   const tags = tagShots(attributionInput, drafts);

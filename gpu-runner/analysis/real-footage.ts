@@ -138,12 +138,22 @@ export function assembleRealObservations(raw: RawRealObservations): Observations
     while (boxes.length < n) boxes.push(boxes[boxes.length - 1]);
     return { ...r, boxes };
   });
-  // The ball around each rim: moving candidates only (a static look-alike on the rim or the net
-  // must not become the ball), linked into a path.
+  // The ball around each rim: candidates linked into a path that must start on something moving
+  // (a static look-alike on the rim or the net must not become the ball).
   const rimWatch = rims.map((rim, k) => ({
-    ball: buildBallPath(
-      watch.map((w) => (w[k]?.balls ?? []).filter((c) => c.motion >= Math.max(BALL_MIN_MOTION, 2 * (w[k]?.roiMotion ?? 0)))),
-      { fps, scale: medianBox(rim.boxes).w * 0.53, minScore: BALL_MIN_SCORE, seedScore: BALL_SEED_SCORE, sizeRange: [0.45, 2.2] },
+    ball: buildBallPath<RimWatchSample["balls"][number]>(
+      watch.map((w) => w[k]?.balls ?? []),
+      {
+        fps,
+        scale: medianBox(rim.boxes).w * 0.53,
+        minScore: BALL_MIN_SCORE,
+        seedScore: BALL_SEED_SCORE,
+        // A path starts only on a candidate that stands out from the region's background; once
+        // started it follows the ball wherever it is predicted, moving or not (slow motion, a ball
+        // rolling on the rim).
+        canSeed: (c, f) => c.motion >= Math.max(BALL_MIN_MOTION, 2 * (watch[f][k]?.roiMotion ?? 0)),
+        sizeRange: [0.6, 1.6],
+      },
     ),
     netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
   }));

@@ -11,18 +11,22 @@ import type { RimTrack } from "./hoop.ts";
 import type { Box } from "./types.ts";
 
 export interface RimWatchSample {
-  /** In source pixels; `motion` is the mean absolute change (0–255) over the ball's disc since the previous frame. */
+  /**
+   * In source pixels; `motion` is how much the ball's disc differs (mean absolute RGB, 0–255) from
+   * the region's running background, so a slow ball (slow motion, a ball rolling on the rim) stands
+   * out as well as a fast one, while anything that has stood still for a while does not.
+   */
   balls: Array<Candidate & { motion: number }>;
   rims: Candidate[];
   roi: Rect;
   /** Mean absolute change since the previous frame in the net (below the ring, within its width). */
   netMotion: number;
-  /** Mean absolute change over the whole region: camera shake and noise, what "moving" is measured against. */
+  /** Mean absolute difference from the running background over the whole region: camera shake and noise, what "moving" is measured against. */
   roiMotion: number;
 }
 
 /** Mean absolute RGB difference between two S×S crops inside a disc (input pixels). */
-export function discMotion(a: Uint8Array, b: Uint8Array, S: number, cx: number, cy: number, r: number): number {
+export function discMotion(a: Uint8Array, b: ArrayLike<number>, S: number, cx: number, cy: number, r: number): number {
   let sum = 0, n = 0;
   const r2 = r * r;
   for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(S - 1, Math.ceil(cy + r)); y++)
@@ -36,7 +40,7 @@ export function discMotion(a: Uint8Array, b: Uint8Array, S: number, cx: number, 
 }
 
 /** Mean absolute RGB difference inside a rectangle (input pixels). */
-export function boxMotion(a: Uint8Array, b: Uint8Array, S: number, x0: number, y0: number, x1: number, y1: number): number {
+export function boxMotion(a: Uint8Array, b: ArrayLike<number>, S: number, x0: number, y0: number, x1: number, y1: number): number {
   let sum = 0, n = 0;
   for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(S - 1, Math.ceil(y1)); y++)
     for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(S - 1, Math.ceil(x1)); x++) {
@@ -96,6 +100,9 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const S = opts.input;
   // Two crops per rim, swapped every frame: the previous one is what motion is measured against.
   const bufs = rims.map(() => [new Uint8Array(S * S * 3), new Uint8Array(S * S * 3)]);
+  // A running average of each region (a fifth of every new frame): the background a ball stands out from.
+  const backgrounds = rims.map(() => new Float32Array(S * S * 3));
+  const BACKGROUND_RATE = 0.2;
   let have = false;
   for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, maxFps: opts.fps, signal: opts.signal })) {
     if (f.index >= frames) {
@@ -111,15 +118,18 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
       const found = await model.detect(buf, S, S, { balls: true, rims: true });
       const k = roi.w / S;
       const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
+      const bg = backgrounds[ri];
+      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = buf[i];
       const box = rim.boxes[Math.min(f.index, rim.boxes.length - 1)];
       const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
       out[f.index].push({
-        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(buf, prev, S, c.cx, c.cy, Math.max(2, c.w / 2)) : 0 })),
+        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(buf, bg, S, c.cx, c.cy, Math.max(2, c.w / 2)) : 0 })),
         rims: found.rims.map(back),
         roi,
         netMotion: have ? boxMotion(buf, prev, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0,
-        roiMotion: have ? boxMotion(buf, prev, S, 0, 0, S - 1, S - 1) : 0,
+        roiMotion: have ? boxMotion(buf, bg, S, 0, 0, S - 1, S - 1) : 0,
       });
+      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (buf[i] - bg[i]);
     }
     have = true;
     opts.onFrame?.(f.index);

@@ -103,8 +103,15 @@ export function flightStart(ball: Array<BallObs | null>, rimFrame: number, fps: 
 }
 
 /** `held`: the walk ended on a visible ball that was not rising (in hand); false when it ran into a gap. */
-export function flightStartDetail(ball: Array<BallObs | null>, rimFrame: number, fps: number): { frame: number; held: boolean } | null {
-  const from = Math.max(0, rimFrame - Math.round(fps * 2.5));
+export function flightStartDetail(ball: Array<BallObs | null>, rimFrame: number, fps: number, opts: { windowS?: number; contiguous?: boolean } = {}): { frame: number; held: boolean } | null {
+  let from = Math.max(0, rimFrame - Math.round(fps * (opts.windowS ?? 2.5)));
+  // Only the run of sightings that reaches the rim: a ball seen earlier, across a gap, may be
+  // another ball or the previous shot (real footage, where the ball is not seen on every frame).
+  if (opts.contiguous) {
+    let f = rimFrame;
+    while (f - 1 >= from && ball[f - 1]) f--;
+    from = f;
+  }
   let apex = -1;
   for (let f = from; f <= rimFrame; f++) {
     const b = ball[f];

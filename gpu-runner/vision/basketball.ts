@@ -73,11 +73,19 @@ export function decodeBasketball(out: CenterNetOutput, stride: number, thr: Deco
     const head = channelPlane(out.heads.ball, 0, gw, gh);
     const coco = channelPlane(out.heatmap, SPORTS_BALL, gw, gh);
     const found: Candidate[] = [];
+    const ballSize = out.heads.ball_size;
     for (const p of peaks(head, gw, gh, thr.ball, 20)) {
       const [rx, ry] = refine(head, gw, gh, p.x, p.y);
-      const b = boxAt(out, p.x, p.y, stride);
-      // COCO's size regression is class-agnostic; a ball is round, so take the mean side.
-      const side = Math.max(2, ((b[2] - b[0]) + (b[3] - b[1])) / 2);
+      let side: number;
+      if (ballSize) {
+        // Our own size head (log sizes in grid cells); a ball is round, so the mean of both.
+        const i = p.y * gw + p.x;
+        side = stride * Math.exp((ballSize[i] + ballSize[gw * gh + i]) / 2);
+      } else {
+        // COCO's size regression is class-agnostic: beside a bigger object it answers that one's size.
+        const b = boxAt(out, p.x, p.y, stride);
+        side = Math.max(2, ((b[2] - b[0]) + (b[3] - b[1])) / 2);
+      }
       found.push({ cx: rx * stride, cy: ry * stride, w: side, h: side, score: p.score });
     }
     for (const p of peaks(coco, gw, gh, thr.cocoBall, 10)) {

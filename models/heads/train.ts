@@ -29,7 +29,8 @@ const BASE_MODEL = path.resolve(arg("base", "models/centernet.onnx"));
 const OUT_DIR = path.resolve(arg("out", "models/heads"));
 const SEED = Number(arg("seed", "7"));
 const NEGATIVES_PER_PASS = Number(arg("negatives", "1000"));
-const EPOCHS = Number(arg("epochs", QUICK ? "2" : "6"));
+const EPOCHS = Number(arg("epochs", QUICK ? "2" : "10"));
+const HIDDEN = Number(arg("hidden", "48"));
 /** Keeps extracted samples in this folder between runs (a development aid: extraction is most of the time). */
 const CACHE_DIR = args.includes("--cache") ? arg("cache", "") : "";
 
@@ -194,7 +195,7 @@ function plans(images: DatasetImage[], r: () => number): Plan[] {
 
 async function extractCached(task: Task, images: DatasetImage[], extractor: Extractor, r: () => number): Promise<PassSamples[]> {
   if (!CACHE_DIR) return extract(task, images, extractor, r);
-  const file = path.join(CACHE_DIR, `${task}-${QUICK ? "quick" : "full"}-${NEGATIVES_PER_PASS}.bin`);
+  const file = path.join(CACHE_DIR, `${task}-${QUICK ? "quick" : "full"}-${NEGATIVES_PER_PASS}-v2.bin`);
   if (existsSync(file)) {
     const buf = readFileSync(file);
     const out: PassSamples[] = [];
@@ -246,7 +247,7 @@ async function extract(task: Task, images: DatasetImage[], extractor: Extractor,
       const t = tileOf(c);
       return !t || (task === "rim" ? t.image.rimExhaustive : t.image.ballLabelled);
     };
-    out.push(samplePass(feature, heat, target, task === "rim" ? sizeTargets(objects) : null, valid, task === "ball", r));
+    out.push(samplePass(feature, heat, target, sizeTargets(objects), valid, task === "ball", r));
     if (++done % 200 === 0) console.error(`[train] ${task}: ${done}/${ps.length} canvases (${((performance.now() - t0) / done).toFixed(0)} ms each)`);
   }
   return out;
@@ -425,17 +426,19 @@ async function main() {
   };
   const t0 = performance.now();
   const rimPasses = await extractCached("rim", trainImages("rim"), extractor, r);
-  const rim = train("rim", rimPasses, "heat", 32, SEED);
+  const rim = train("rim", rimPasses, "heat", HIDDEN, SEED);
   const rimSize = train("rim", rimPasses, "size", 16, SEED + 10);
   rimPasses.length = 0;
   const ballPasses = await extractCached("ball", trainImages("ball"), extractor, r);
-  const ball = train("ball", ballPasses, "heat", 32, SEED + 20);
+  const ball = train("ball", ballPasses, "heat", HIDDEN, SEED + 20);
+  const ballSize = train("ball", ballPasses, "size", 16, SEED + 30);
   ballPasses.length = 0;
   console.error(`[train] trained in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const heads = [
     toHeadJson("rim", rim, "sigmoid", "rim ring centre heatmap (stride 4)", ATTRIBUTION),
     toHeadJson("rim_size", rimSize, "none", "log(width / 4), log(height / 4) of the rim ring in input pixels, read at the rim peak", ATTRIBUTION),
     toHeadJson("ball", ball, "sigmoid", "basketball centre heatmap (stride 4)", ATTRIBUTION),
+    toHeadJson("ball_size", ballSize, "none", "log(width / 4), log(height / 4) of the ball in input pixels, read at the ball peak", ATTRIBUTION),
   ];
   for (const h of heads) {
     const file = path.join(OUT_DIR, `${h.name}.json`);

@@ -1,0 +1,95 @@
+// Real footage through the whole system: clips from ../shared/realclips (read at run time; never
+// copied into the repository) are uploaded to the local API, analysed by a runner with the default
+// trained detector, and the sessions are checked against the hand-labelled truth (within one
+// attempt and one make), including a clip without a shot, which must fail `no_shots` and charge nothing.
+import { createReadStream, statSync } from "node:fs";
+import path from "node:path";
+import * as tus from "tus-js-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readManifest, REALCLIPS_DIR, type ManifestClip } from "../../bench/realclips";
+import { startRunner, type RunnerProcess } from "./runner-process";
+import { startTestStack, type TestStack } from "./stack";
+
+const CLIPS = ["chonyy_outdoor_5shots", "ashwin_driveway_front_portrait", "jbardelli_arena_noshot"];
+
+let stack: TestStack;
+let key: string;
+let runner: RunnerProcess;
+const sessions = new Map<string, { clip: ManifestClip; session: any }>();
+
+async function submit(clip: ManifestClip): Promise<string> {
+  const file = path.join(REALCLIPS_DIR, clip.file);
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  const size = statSync(file).size;
+  const upload: any = await (await fetch(`${stack.baseUrl}/v1/uploads`, { method: "POST", headers, body: JSON.stringify({ content_type: "video/mp4", size }) })).json();
+  await new Promise<void>((resolve, reject) =>
+    new tus.Upload(createReadStream(file), { uploadUrl: upload.upload_url, uploadSize: size, chunkSize: 5 * 1024 * 1024, onError: reject, onSuccess: () => resolve() }).start(),
+  );
+  const res = await fetch(`${stack.baseUrl}/v1/sessions`, { method: "POST", headers, body: JSON.stringify({ source: { type: "upload", upload_id: upload.id }, metadata: { clip: path.basename(clip.file) } }) });
+  const body: any = await res.json();
+  if (!res.ok) throw new Error(`submit ${clip.file}: ${res.status} ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const org = await stack.ops.createOrganization("real footage");
+  key = (await stack.ops.createApiKey(org.id)).key;
+  await stack.ops.addCredits(org.id, { amount_cents: 1000 });
+  const token = (await stack.ops.createRunnerToken("realclips")).token;
+  const manifest = readManifest();
+  const ids = new Map<string, ManifestClip>();
+  for (const name of CLIPS) {
+    const clip = manifest.find((c) => c.file.includes(name))!;
+    ids.set(await submit(clip), clip);
+  }
+  // The default detector: the trained CenterNet, not the synthetic fixture.
+  runner = startRunner(stack.baseUrl, token, [], { env: { HOOPS_DETECTOR: "" } });
+  const headers = { Authorization: `Bearer ${key}` };
+  const deadline = Date.now() + 420_000;
+  for (const [id, clip] of ids) {
+    for (;;) {
+      const session: any = await (await fetch(`${stack.baseUrl}/v1/sessions/${id}`, { headers })).json();
+      if (session.status === "processed" || session.status === "failed") {
+        sessions.set(path.basename(clip.file, ".mp4"), { clip, session });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`${clip.file} still ${session.status}:\n${runner.logs.slice(-30).join("\n")}`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}, 480_000);
+
+afterAll(async () => {
+  runner?.child.kill("SIGKILL");
+  await stack?.destroy();
+});
+
+describe("real clips through the local API with the default detector", () => {
+  for (const name of CLIPS.filter((n) => !n.includes("noshot"))) {
+    it(`${name}: processed, attempts and makes within one of the labels, a highlight per shot`, () => {
+      const { clip, session } = sessions.get(name)!;
+      expect(session.error, runner.logs.slice(-20).join("\n")).toBeNull();
+      expect(session.status).toBe("processed");
+      const shots = session.shots.data;
+      expect(Math.abs(shots.length - clip.attempts)).toBeLessThanOrEqual(1);
+      expect(Math.abs(shots.filter((s: any) => s.made).length - clip.makes)).toBeLessThanOrEqual(1);
+      for (const s of shots) {
+        expect(s.highlight).toMatch(/^hl_/);
+        expect(s.location.hoop_image_normed).not.toBeNull();
+      }
+      expect(session.highlights.data).toHaveLength(shots.length);
+      expect(session.cost_cents).toBeGreaterThan(0);
+    });
+  }
+
+  it("a clip without a shot fails no_shots and charges nothing", async () => {
+    const { session } = sessions.get("jbardelli_arena_noshot")!;
+    expect(session.status).toBe("failed");
+    expect(session.error.code).toBe("no_shots");
+    expect(session.cost_cents).toBeNull();
+    const usage: any = await (await fetch(`${stack.baseUrl}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).json();
+    const event = usage.data.find((u: any) => u.session === session.id);
+    expect(event?.status).toBe("voided");
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { detectAttempts, madeFrom } from "../../gpu-runner/analysis/attempts.ts";
+import type { BallObs } from "../../gpu-runner/analysis/tracks.ts";
+
+// A rim 40 px wide at (500, 200); ball positions given in rim widths (u across, v down).
+const RIM = { cx: 500, cy: 200, w: 40, h: 12 };
+const FPS = 15;
+function path(points: Array<[number, number] | null>): Array<BallObs | null> {
+  return points.map((p) => (p ? { cx: RIM.cx + p[0] * RIM.w, cy: RIM.cy + p[1] * RIM.w, w: 21, h: 21, score: 0.6 } : null));
+}
+const rims = (n: number) => Array.from({ length: n }, () => ({ ...RIM }));
+const lead = (n: number): null[] => Array.from({ length: n }, () => null);
+
+describe("attempts and makes around one rim", () => {
+  it("a swish: down from above, through the ring, out of the net", () => {
+    const ball = path([...lead(10), [-3, -3], [-2.4, -2.2], [-1.8, -1.5], [-1.2, -0.9], [-0.6, -0.45], [-0.1, -0.1], [0, 0.4], [0, 0.9], [0, 1.5], [0, 2.2], ...lead(10)]);
+    const [a, ...rest] = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(rest).toHaveLength(0);
+    expect(a.made).toBe(true);
+    expect(a.evidence.through).toBe(true);
+    expect(a.rimFrame).toBeGreaterThanOrEqual(14);
+  });
+
+  it("a rim-out: to the ring from above, then away sideways", () => {
+    const ball = path([...lead(10), [-3, -3], [-2, -2], [-1.2, -1.1], [-0.5, -0.4], [0.3, -0.2], [1.0, -0.6], [1.8, -0.5], [2.5, 0.2], [3.2, 1.2], ...lead(10)]);
+    const [a] = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(a.made).toBe(false);
+  });
+
+  it("a bounce out: below the ring for a moment, then back up above it", () => {
+    const ball = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.4, -0.6], [-0.1, -0.1], [0.1, 0.3], [0.2, -0.5], [0.5, -1.0], [1.2, -0.8], [2, 0], ...lead(10)]);
+    const [a] = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(a.evidence.outAfter).toBe(true);
+    expect(a.made).toBe(false);
+  });
+
+  it("no attempt for a ball rising past the rim, or held up at it", () => {
+    const rising = path([...lead(5), [0.5, 2], [0.4, 1], [0.3, 0.2], [0.2, -0.6], [0.1, -1.5], [0, -2.6], ...lead(10)]);
+    expect(detectAttempts(rising, rims(rising.length), 0, { fps: FPS })).toHaveLength(0);
+    const held = path([...lead(3), ...Array.from({ length: 60 }, (): [number, number] => [0.3, 0.2])]);
+    expect(detectAttempts(held, rims(held.length), 0, { fps: FPS })).toHaveLength(0);
+  });
+
+  it("a jump in the path (another object) is not a passage through the ring", () => {
+    const ball = path([...lead(10), [-2, -2], [-1, -1], [-0.3, -0.4], [0, 2.2], ...lead(10)]);
+    const [a] = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(a.evidence.through).toBe(false);
+  });
+
+  it("the net decides where it can be watched: still net → the passage was in projection, strong movement → made", () => {
+    expect(madeFrom(true, false, 1.1)).toBe(false);
+    expect(madeFrom(true, false, 4)).toBe(true);
+    expect(madeFrom(false, false, 9)).toBe(true);
+    expect(madeFrom(true, true, 9)).toBe(false);
+    expect(madeFrom(true, false, null)).toBe(true);
+    const ball = path([...lead(40), [-3, -3], [-2, -2], [-1, -1], [-0.3, -0.3], [0, 0.5], [0, 1.0], [0, 1.6], ...lead(10)]);
+    const still = ball.map(() => 0.2);
+    const shaken = ball.map((_, f) => (f >= 44 && f < 50 ? 8 : 0.2));
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, netMotion: still })[0].made).toBe(false);
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, netMotion: shaken })[0].made).toBe(true);
+  });
+});

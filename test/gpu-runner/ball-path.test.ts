@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { buildBallPath, dropStatic } from "../../gpu-runner/analysis/ball-path.ts";
+
+const c = (cx: number, cy: number, score = 0.6, w = 20) => ({ cx, cy, w, h: w, score });
+
+describe("ball path on real-footage candidates", () => {
+  it("drops a look-alike that fires in the same place frame after frame, unless something clearly better is there", () => {
+    const frames = Array.from({ length: 30 }, (_, f) => [c(100, 100, 0.3), ...(f === 15 ? [c(101, 101, 0.7)] : [])]);
+    const kept = dropStatic(frames, { fps: 15, scale: 20 });
+    expect(kept[5]).toHaveLength(0);
+    expect(kept[15].map((x) => x.score)).toEqual([0.7]);
+  });
+
+  it("follows a flight through clutter and ignores one-frame false hits", () => {
+    const frames = Array.from({ length: 20 }, (_, f) => {
+      const list = [c(50 + f * 20, 300 - f * 25 + f * f * 1.5)];
+      if (f % 4 === 1) list.push(c(700 - f * 13, 40 + f * 31, 0.35)); // scattered false hits
+      list.push(c(400, 500, 0.4)); // a ball resting on the floor
+      return list;
+    });
+    const path = buildBallPath(frames, { fps: 15, scale: 20 });
+    for (let f = 0; f < 20; f++) expect(path[f]?.cx).toBeCloseTo(50 + f * 20, 0);
+  });
+
+  it("starts a path only where a seed is allowed, and lets weaker sightings extend it", () => {
+    const frames = Array.from({ length: 10 }, (_, f) => [c(100 + f * 15, 100 + f * 10, f < 3 ? 0.5 : 0.2)]);
+    const path = buildBallPath(frames, { fps: 15, scale: 20, minScore: 0.15, seedScore: 0.3 });
+    expect(path.filter(Boolean)).toHaveLength(10);
+    const none = buildBallPath(frames, { fps: 15, scale: 20, minScore: 0.15, seedScore: 0.3, canSeed: () => false });
+    expect(none.filter(Boolean)).toHaveLength(0);
+  });
+
+  it("fills short gaps, marking them interpolated", () => {
+    const frames = Array.from({ length: 8 }, (_, f) => (f === 3 || f === 4 ? [] : [c(f * 10, 50)]));
+    const path = buildBallPath(frames, { fps: 15, scale: 20, maxGap: 2 });
+    expect(path[3]).toMatchObject({ cx: 30, interpolated: true });
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { plausibleHeight, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
+
+const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
+
+describe("rim tracking", () => {
+  it("keeps a rim seen in most samples, drops a brief look-alike and merges the net's second peak", () => {
+    const samples: RimSample[] = Array.from({ length: 40 }, (_, i) => ({
+      frame: i * 3,
+      candidates: [
+        ...(i % 5 === 4 ? [] : [rim(600 + (i % 3) - 1, 180 + (i % 2), 44, 0.3 + (i % 4) * 0.1)]),
+        // The net, a rim width below the ring, peaks now and then.
+        ...(i % 3 === 0 ? [rim(601, 222, 40, 0.2)] : []),
+        // A red shirt passing for a few samples.
+        ...(i >= 10 && i < 14 ? [rim(200 + i * 20, 400, 40, 0.5)] : []),
+      ],
+    }));
+    const tracks = trackRims(samples, { frames: 120 });
+    expect(tracks).toHaveLength(1);
+    expect(tracks[0].fixed).toBe(true);
+    expect(tracks[0].boxes[0].cx).toBeCloseTo(600, -1);
+    expect(tracks[0].boxes[119].cy).toBeCloseTo(180, -1);
+    expect(tracks[0].coverage).toBeGreaterThan(0.7);
+  });
+
+  it("follows a rim across a pan and interpolates between samples", () => {
+    const samples: RimSample[] = Array.from({ length: 30 }, (_, i) => ({ frame: i * 5, candidates: [rim(300 + i * 6, 200 - i, 40, 0.4)] }));
+    const [t] = trackRims(samples, { frames: 150 });
+    expect(t.fixed).toBe(false);
+    expect(t.boxes[50].cx).toBeCloseTo(360, -1);
+    expect(t.boxes[52].cx).toBeGreaterThan(t.boxes[50].cx);
+  });
+
+  it("finds nothing in a video without a persistent rim", () => {
+    const samples: RimSample[] = Array.from({ length: 30 }, (_, i) => ({ frame: i, candidates: [rim((i * 137) % 900, (i * 71) % 500, 30, 0.3)] }));
+    expect(trackRims(samples, { frames: 30 })).toHaveLength(0);
+  });
+});
+
+describe("closer looks at rim candidates", () => {
+  it("moves a whole-frame peak on the net onto the ring, and drops a candidate where nothing is found", async () => {
+    const candidates = trackRims(
+      Array.from({ length: 10 }, (_, i) => ({ frame: i, candidates: [rim(500, 240, 50, 0.4), rim(100, 100, 30, 0.3)] })),
+      { frames: 10 },
+    );
+    // The closer look finds the ring at (505, 220) around the first, nothing around the second.
+    const look = async (_frame: number, r: { x: number; y: number; w: number; h: number }) =>
+      r.x < 505 && r.x + r.w > 505 && r.y < 220 && r.y + r.h > 220 ? rim(505, 220, 44, 0.5) : null;
+    const verified = await verifyRims(candidates, [0, 5, 9], look, { frameW: 1280, frameH: 720 });
+    expect(verified[0].verification).toBeCloseTo(0.5);
+    expect(verified[0].boxes[3]).toMatchObject({ cx: 505, cy: 220, w: 44 });
+    expect(verified.find((v) => v.boxes[0].cx < 200)!.verification).toBe(0);
+  });
+
+  it("rejects a 'rim' at the height of a player's chest", () => {
+    const persons = [{ cx: 300, cy: 400, w: 60, h: 180 }, { cx: 500, cy: 410, w: 60, h: 170 }];
+    expect(plausibleHeight({ cx: 320, cy: 380, w: 45, h: 12 }, persons)).toBe(false);
+    expect(plausibleHeight({ cx: 320, cy: 120, w: 45, h: 12 }, persons)).toBe(true);
+    // People far nearer or farther than the rim say nothing about its height.
+    expect(plausibleHeight({ cx: 320, cy: 380, w: 10, h: 3 }, persons)).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+// The default (trained) detector on real footage, read at run time from ../shared/realclips (the
+// clips have no licence and are never copied into this repository): attempts and makes within ±1
+// of the hand-labelled truth, and no invented shots where there were none.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { matchShots, readManifest, REALCLIPS_DIR } from "../../bench/realclips.ts";
+import { readFileSync } from "node:fs";
+import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
+import { CACHE_DIR } from "./fixtures.ts";
+
+const WORK = path.join(CACHE_DIR, "realclips");
+
+describe("real footage with the default detector", () => {
+  it("has the real clips at hand", () => {
+    // CI checks the shared folder out beside the repository; without it these tests cannot mean anything.
+    expect(existsSync(path.join(REALCLIPS_DIR, "manifest.json")), `no real clips at ${REALCLIPS_DIR}`).toBe(true);
+  });
+
+  for (const name of ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot"]) {
+    it(`${name}: attempts and makes within one of the labels`, async () => {
+      const clip = readManifest().find((c) => c.file.includes(name))!;
+      const r = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, name), options: {} });
+      const makes = r.shots.filter((s) => s.made).length;
+      expect(Math.abs(r.shots.length - clip.attempts)).toBeLessThanOrEqual(1);
+      expect(Math.abs(makes - clip.makes)).toBeLessThanOrEqual(1);
+      // …and the labelled shot is found at its time (release, or arrival at the rim when the release is out of view).
+      const rims = new Map(readFileSync(r.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "shot").map((x) => [x.shot, x.rim]));
+      const matched = matchShots(clip.shots, r.shots.map((s) => ({ release: s.start_seconds, rim: rims.get(s.key) ?? null, made: s.made })));
+      expect(matched.length).toBe(clip.attempts);
+      expect(r.run_version).toBe(2);
+      // Every shot has its rim in the picture and a highlight window around it.
+      for (const s of r.shots) expect(s.location.hoop_image_normed).not.toBeNull();
+      expect(r.highlights).toHaveLength(r.shots.length);
+    });
+  }
+
+  it("a broadcast close-up without a hoop in view gives no shots (never invented ones)", async () => {
+    const clip = readManifest().find((c) => c.file.includes("brettfazio_broadcast_dribble_nohoop"))!;
+    const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, "nohoop"), options: {} }).then(
+      (r) => `processed with ${r.shots.length} shots`,
+      (e) => (e instanceof AnalysisError ? e.code : String(e)),
+    );
+    expect(["no_hoops", "no_shots"]).toContain(outcome);
+  });
+});
