@@ -5,7 +5,9 @@
 // training time only. Output: models/heads/basketball-heads.json, committed and folded into
 // models/centernet.onnx by the model build.
 //   npx tsx models/heads/train.ts [--base models/centernet-base.onnx] [--out models/heads/basketball-heads.json] [--quick]
-// Deterministic for a given dataset and seed (one intra-op thread).
+// Deterministic for a given dataset and seed (one intra-op thread; each task draws its canvases
+// and samples from its own generator, so a cached extraction (--cache, a development aid) trains
+// exactly what a fresh one would).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
@@ -419,17 +421,16 @@ async function evaluate(split: "val" | "test", images: DatasetImage[], heads: { 
 async function main() {
   const images = loadDataset();
   const extractor = await Extractor.open(BASE_MODEL);
-  const r = rng(SEED);
   const trainImages = (task: Task) => {
     const pool = images.filter((im) => im.split === "train" && (task === "rim" ? im.rimExhaustive : im.ballLabelled));
     return QUICK ? pool.filter((_, i) => i % 4 === 0) : pool;
   };
   const t0 = performance.now();
-  const rimPasses = await extractCached("rim", trainImages("rim"), extractor, r);
+  const rimPasses = await extractCached("rim", trainImages("rim"), extractor, rng(SEED));
   const rim = train("rim", rimPasses, "heat", HIDDEN, SEED);
   const rimSize = train("rim", rimPasses, "size", 16, SEED + 10);
   rimPasses.length = 0;
-  const ballPasses = await extractCached("ball", trainImages("ball"), extractor, r);
+  const ballPasses = await extractCached("ball", trainImages("ball"), extractor, rng(SEED));
   const ball = train("ball", ballPasses, "heat", HIDDEN, SEED + 20);
   const ballSize = train("ball", ballPasses, "size", 16, SEED + 30);
   ballPasses.length = 0;
