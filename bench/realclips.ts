@@ -8,7 +8,7 @@
 // clip) are matched on the time the ball reaches the rim instead (the `rim` time of the shot row
 // in actions.jsonl against `result_s`). Each label matches at most one attempt, nearest first.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
@@ -80,7 +80,7 @@ export interface ClipScore {
   analysisSeconds: number;
 }
 
-function bareDecodeSeconds(file: string): number {
+export function bareDecodeSeconds(file: string): number {
   const t0 = performance.now();
   execFileSync(FFMPEG, ["-v", "error", "-nostdin", "-i", file, "-an", "-f", "null", "-"]);
   return (performance.now() - t0) / 1000;
@@ -199,7 +199,9 @@ export function stitchSpeedFile(clips: ManifestClip[], out: string, dir = REALCL
   while (total < 60) for (const c of landscape) if (total < 60) { inputs.push(path.join(dir, c.file)); total += c.duration_s; }
   const filters = inputs.map((_, i) => `[${i}:v]scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,fps=30,setsar=1,format=yuv420p[v${i}]`);
   const concat = `${inputs.map((_, i) => `[v${i}]`).join("")}concat=n=${inputs.length}:v=1:a=0,trim=duration=60[out]`;
-  execFileSync(FFMPEG, ["-v", "error", "-y", ...inputs.flatMap((f) => ["-i", f]), "-filter_complex", [...filters, concat].join(";"), "-map", "[out]", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", out]);
+  execFileSync(FFMPEG, ["-v", "error", "-y", ...inputs.flatMap((f) => ["-i", f]), "-filter_complex", [...filters, concat].join(";"), "-map", "[out]", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", `${out}.part.mp4`]);
+  // Renamed only when whole: a run stopped mid-encode must not leave a file the next run trusts.
+  renameSync(`${out}.part.mp4`, out);
   return out;
 }
 

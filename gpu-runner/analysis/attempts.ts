@@ -64,7 +64,7 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     const p = R[f];
     return !!p && p.seen && nearness(p) <= NEAR && plausibleSize(p.s);
   };
-  const bridge = Math.round(fps * 0.6);
+  const bridge = Math.round(fps * 0.9);
   const attempts: Attempt[] = [];
   let f = 0;
   while (f < n) {
@@ -75,13 +75,14 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     let end = f;
     for (let g = f + 1; g < n && g - end <= bridge; g++) if (isNear(g)) end = g;
     f = end + 1;
-    // It came down from above: seen at least half a rim width above the ring, and higher than on
-    // arrival, in the 1.5 s before (a jump shot's descent, a lay-up's drop from its peak).
-    const arrival = R[start]!;
+    // It came down from above: seen at least half a rim width above the ring, in the 1.5 s before or
+    // during the approach, and later at the ring lower than that (a jump shot's descent, a lay-up's
+    // drop from its peak, a ball that came into a close-up's frame just above the ring).
     let fromAbove = false;
-    for (let g = Math.max(0, start - Math.round(fps * 1.5)); g < start && !fromAbove; g++) {
+    for (let g = Math.max(0, start - Math.round(fps * 1.5)); g <= end && !fromAbove; g++) {
       const p = R[g];
-      if (p?.seen && p.v < Math.min(-0.5, arrival.v - 0.3) && Math.abs(p.u) < 2.5) fromAbove = true;
+      if (!p?.seen || p.v >= -0.5 || Math.abs(p.u) >= 2.5) continue;
+      for (let h = Math.max(g + 1, start); h <= end && !fromAbove; h++) if (isNear(h) && R[h]!.v > p.v + 0.3) fromAbove = true;
     }
     if (!fromAbove) continue;
     // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
@@ -92,7 +93,7 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     for (let g = start; g <= end; g++) if (R[g]?.seen) closest = Math.min(closest, nearness(R[g]!));
     const { through, outAfter } = passage(R, Math.max(0, start - Math.round(fps * 0.5)), Math.min(n - 1, end + Math.round(fps * 0.8)), fps);
     const netRatio = opts.netMotion ? netMovement(opts.netMotion, start, fps) : null;
-    attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
+    attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio, closest), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
   }
   return attempts;
 }
@@ -100,13 +101,14 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
 /**
  * The call: the path going down through the ring decides, unless the net stayed still (a ball
  * dropping behind the rim looks like a make in projection but does not move the net). A ball the
- * detector lost inside the net still counts as made when the net moved strongly and the ball
- * was not seen bouncing back up.
+ * detector lost inside the net still counts as made when the net moved strongly, the ball was
+ * seen at the ring itself (`closest`, in rim widths: a ball that stayed a rim width away did not go
+ * in, whatever shook the net) and was not seen bouncing back up.
  */
-export function madeFrom(through: boolean, outAfter: boolean, netRatio: number | null): boolean {
+export function madeFrom(through: boolean, outAfter: boolean, netRatio: number | null, closest = 0): boolean {
   if (outAfter) return false;
   if (netRatio === null) return through;
-  return (through && netRatio >= 1.5) || netRatio >= 6;
+  return (through && netRatio >= 1.5) || (netRatio >= 6 && closest <= 0.75);
 }
 
 /**

@@ -124,7 +124,6 @@ export function buildBallPath<C extends Candidate>(
     }
     return w;
   };
-  if (process.env.HOOPS_DEBUG_TRACKLETS) for (const t of tracklets) console.error(`tracklet ${t.frames[0]}-${t.frames.at(-1)} n${t.frames.length} worth ${worth(t).toFixed(2)} ${t.obs.map((o) => `${o.cx.toFixed(0)},${o.cy.toFixed(0)}`).join(" ")}`);
   const chosen = bestNonOverlapping(tracklets.map((t) => ({ t, w: worth(t) })).filter((x) => x.w > 0));
   const path: Array<BallObs | null> = new Array(moving.length).fill(null);
   for (const t of chosen)

@@ -133,10 +133,20 @@ export interface RawRealObservations {
 export function assembleRealObservations(raw: RawRealObservations): Observations {
   const { fps, every, scan, watch } = raw;
   const n = watch.length;
-  const rims = raw.rims.map((r) => {
+  const rims = raw.rims.map((r, k) => {
     const boxes = [...r.boxes];
     while (boxes.length < n) boxes.push(boxes[boxes.length - 1]);
-    return { ...r, boxes };
+    // Between scans the camera moves on (a handheld phone shakes): the rim region measured how far
+    // its content moved from its background, and the rim moved with it (a median over five frames
+    // keeps one bad measurement out).
+    const shifts = watch.map((w) => w[k]?.shift ?? { dx: 0, dy: 0 });
+    return {
+      ...r,
+      boxes: boxes.map((b, f) => {
+        const near = shifts.slice(Math.max(0, f - 2), f + 3);
+        return { ...b, cx: b.cx + median(near.map((s) => s.dx)), cy: b.cy + median(near.map((s) => s.dy)) };
+      }),
+    };
   });
   // The ball around each rim: candidates linked into a path that must start on something moving
   // (a static look-alike on the rim or the net must not become the ball).

@@ -23,6 +23,111 @@ export interface RimWatchSample {
   netMotion: number;
   /** Mean absolute difference from the running background over the whole region: camera shake and noise, what "moving" is measured against. */
   roiMotion: number;
+  /**
+   * How far (source pixels) the region's content stood from its running background: camera movement
+   * that the rim's track (from the scan, a few times a second) did not follow. The rim at this frame
+   * is the track's box moved by this much.
+   */
+  shift: { dx: number; dy: number };
+  /** False when the model did not look at this frame (nothing in the region moved): `balls` and `rims` are then empty. */
+  looked: boolean;
+}
+
+/**
+ * The strongest local change between two aligned S×S RGB crops: the mean absolute difference of the
+ * most changed block of `block`×`block` pixels. A ball is a few blocks wide, so it shows here even
+ * when it is a sliver of the region's mean.
+ */
+export function peakBlockMotion(a: Uint8Array, b: ArrayLike<number>, S: number, block = 16): number {
+  let peak = 0;
+  for (let by = 0; by + block <= S; by += block)
+    for (let bx = 0; bx + block <= S; bx += block) {
+      let sum = 0;
+      for (let y = by; y < by + block; y += 2)
+        for (let x = bx; x < bx + block; x += 2) {
+          const o = (y * S + x) * 3;
+          sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
+        }
+      peak = Math.max(peak, sum / ((block / 2) ** 2 * 3));
+    }
+  return peak;
+}
+
+/** Luma (0–255) of an S×S RGB image, into `out`. */
+function lumaOf(rgb: ArrayLike<number>, S: number, out: Float32Array): Float32Array {
+  for (let i = 0, o = 0; i < S * S; i++, o += 3) out[i] = 0.299 * rgb[o] + 0.587 * rgb[o + 1] + 0.114 * rgb[o + 2];
+  return out;
+}
+
+/** Mean |a(x + dx, y + dy) − b(x, y)| over a grid (every `step` pixels of an n×n image) that stays `margin` inside. */
+function shiftedDifference(a: Float32Array, b: Float32Array, n: number, dx: number, dy: number, margin: number, step: number): number {
+  let sum = 0, count = 0;
+  for (let y = margin; y < n - margin; y += step)
+    for (let x = margin; x < n - margin; x += step) {
+      sum += Math.abs(a[(y + dy) * n + x + dx] - b[y * n + x]);
+      count++;
+    }
+  return count ? sum / count : 0;
+}
+
+function downsample4(a: Float32Array, n: number, out: Float32Array): Float32Array {
+  const m = n / 4;
+  for (let y = 0; y < m; y++)
+    for (let x = 0; x < m; x++) {
+      let s = 0;
+      for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) s += a[(4 * y + j) * n + 4 * x + i];
+      out[y * m + x] = s / 16;
+    }
+  return out;
+}
+
+/**
+ * The whole-pixel shift (dx, dy) that lines an image up with a reference, `image(x + dx, y + dy) ≈
+ * reference(x, y)`, up to `maxShift` pixels each way: a coarse search on 4× smaller images, then a
+ * refinement around the best coarse answer. Camera shake moves the whole region at once; without
+ * this, a handheld close-up of a rim "moves" everywhere and the ball cannot stand out from it.
+ */
+export function registerShift(image: Float32Array, reference: Float32Array, S: number, maxShift: number, scratch?: { a: Float32Array; b: Float32Array }): { dx: number; dy: number } {
+  const m = S / 4;
+  const a = downsample4(image, S, scratch?.a ?? new Float32Array(m * m));
+  const b = downsample4(reference, S, scratch?.b ?? new Float32Array(m * m));
+  const R = Math.ceil(maxShift / 4);
+  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 1) };
+  for (let dy = -R; dy <= R; dy++)
+    for (let dx = -R; dx <= R; dx++) {
+      const d = shiftedDifference(a, b, m, dx, dy, R, 1);
+      if (d < best.d - 1e-6) best = { dx, dy, d };
+    }
+  const margin = 4 * R + 3;
+  let fine = { dx: 0, dy: 0, d: shiftedDifference(image, reference, S, 0, 0, margin, 2) };
+  for (let dy = 4 * best.dy - 3; dy <= 4 * best.dy + 3; dy++)
+    for (let dx = 4 * best.dx - 3; dx <= 4 * best.dx + 3; dx++) {
+      if (Math.abs(dx) > maxShift || Math.abs(dy) > maxShift) continue;
+      const d = shiftedDifference(image, reference, S, dx, dy, margin, 2);
+      if (d < fine.d - 1e-6) fine = { dx, dy, d };
+    }
+  return { dx: fine.dx, dy: fine.dy };
+}
+
+/** out(x, y) = image(x + dx, y + dy) for RGB S×S; outside the image, `fill`'s pixel (so it counts as unchanged). */
+function shiftImage(image: Uint8Array, S: number, dx: number, dy: number, fill: ArrayLike<number>, out: Uint8Array): Uint8Array {
+  for (let y = 0; y < S; y++) {
+    const sy = y + dy;
+    for (let x = 0; x < S; x++) {
+      const sx = x + dx, o = (y * S + x) * 3;
+      if (sx >= 0 && sx < S && sy >= 0 && sy < S) {
+        const i = (sy * S + sx) * 3;
+        out[o] = image[i];
+        out[o + 1] = image[i + 1];
+        out[o + 2] = image[i + 2];
+      } else {
+        out[o] = fill[o];
+        out[o + 1] = fill[o + 1];
+        out[o + 2] = fill[o + 2];
+      }
+    }
+  }
+  return out;
 }
 
 /** Mean absolute RGB difference between two S×S crops inside a disc (input pixels). */
@@ -57,6 +162,14 @@ export interface RimWatchOptions {
   input: number;
   /** Region side in rim widths. */
   widths: number;
+  /** Largest camera movement (model-input pixels) between the rim's track and a frame that is followed; 0 turns stabilisation off. */
+  maxShift?: number;
+  /**
+   * While nothing in a region moves (no block changed by `wakeMotion` from the background, no ball seen
+   * in the last half second), the model looks at one frame in this many; 1 looks at every frame.
+   */
+  calmEvery?: number;
+  wakeMotion?: number;
   signal?: AbortSignal;
   onFrame?: (frame: number) => void;
 }
@@ -98,10 +211,21 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const crop = unionCrop(all, info.width, info.height);
   const whole = crop.x === 0 && crop.y === 0 && crop.w === info.width && crop.h === info.height;
   const S = opts.input;
-  // Two crops per rim, swapped every frame: the previous one is what motion is measured against.
-  const bufs = rims.map(() => [new Uint8Array(S * S * 3), new Uint8Array(S * S * 3)]);
-  // A running average of each region (a fifth of every new frame): the background a ball stands out from.
-  const backgrounds = rims.map(() => new Float32Array(S * S * 3));
+  const maxShift = opts.maxShift ?? Math.round(S / 10);
+  // Per rim: this frame's crop, its content lined up with the background (and the previous one, for
+  // the net), and a running average of the region (a fifth of every new frame): the background a
+  // ball stands out from, in the region's own coordinates whatever the camera did.
+  const state = rims.map(() => ({
+    crop: new Uint8Array(S * S * 3),
+    aligned: new Uint8Array(S * S * 3),
+    previous: new Uint8Array(S * S * 3),
+    background: new Float32Array(S * S * 3),
+    lastLook: -Infinity,
+    lastBall: -Infinity,
+  }));
+  const calmEvery = opts.calmEvery ?? 3;
+  const wakeMotion = opts.wakeMotion ?? 12;
+  const luma = { image: new Float32Array(S * S), background: new Float32Array(S * S), a: new Float32Array((S / 4) ** 2), b: new Float32Array((S / 4) ** 2) };
   const BACKGROUND_RATE = 0.2;
   let have = false;
   for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, maxFps: opts.fps, signal: opts.signal })) {
@@ -112,24 +236,33 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     const image = { data: f.rgb, width: f.width, height: f.height };
     for (const [ri, rim] of rims.entries()) {
       const roi = rectAt(rim, f.index);
-      const [buf, prev] = bufs[ri];
-      bufs[ri] = [prev, buf];
-      cropResize(image, { x: roi.x - crop.x, y: roi.y - crop.y, w: roi.w, h: roi.h }, S, S, 114, buf);
-      const found = await model.detect(buf, S, S, { balls: true, rims: true });
+      const st = state[ri];
+      cropResize(image, { x: roi.x - crop.x, y: roi.y - crop.y, w: roi.w, h: roi.h }, S, S, 114, st.crop);
       const k = roi.w / S;
       const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
-      const bg = backgrounds[ri];
-      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = buf[i];
+      const bg = st.background;
+      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = st.crop[i];
+      const shift = have && maxShift > 0 ? registerShift(lumaOf(st.crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma) : { dx: 0, dy: 0 };
+      [st.previous, st.aligned] = [st.aligned, st.previous];
+      shiftImage(st.crop, S, shift.dx, shift.dy, bg, st.aligned);
+      // The model is the cost: it looks where something moves, near a ball it saw, and now and then regardless.
+      const awake = !have || f.index - st.lastBall <= opts.fps / 2 || f.index - st.lastLook >= calmEvery || peakBlockMotion(st.aligned, bg, S) >= wakeMotion;
+      const found = awake ? await model.detect(st.crop, S, S, { balls: true, rims: true }) : { persons: [], balls: [], rims: [] };
+      if (awake) st.lastLook = f.index;
+      if (found.balls.some((b) => b.score >= 0.25)) st.lastBall = f.index;
       const box = rim.boxes[Math.min(f.index, rim.boxes.length - 1)];
+      // In the aligned crop the rim stands where the track puts it.
       const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
       out[f.index].push({
-        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(buf, bg, S, c.cx, c.cy, Math.max(2, c.w / 2)) : 0 })),
+        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(st.aligned, bg, S, c.cx - shift.dx, c.cy - shift.dy, Math.max(2, c.w / 2)) : 0 })),
         rims: found.rims.map(back),
         roi,
-        netMotion: have ? boxMotion(buf, prev, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0,
-        roiMotion: have ? boxMotion(buf, bg, S, 0, 0, S - 1, S - 1) : 0,
+        netMotion: have ? boxMotion(st.aligned, st.previous, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0,
+        roiMotion: have ? boxMotion(st.aligned, bg, S, 0, 0, S - 1, S - 1) : 0,
+        shift: { dx: shift.dx * k, dy: shift.dy * k },
+        looked: awake,
       });
-      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (buf[i] - bg[i]);
+      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (st.aligned[i] - bg[i]);
     }
     have = true;
     opts.onFrame?.(f.index);

@@ -5,9 +5,7 @@
 // training time only. Output: models/heads/basketball-heads.json, committed and folded into
 // models/centernet.onnx by the model build.
 //   npx tsx models/heads/train.ts [--base models/centernet-base.onnx] [--out models/heads/basketball-heads.json] [--quick]
-// Deterministic for a given dataset and seed (one intra-op thread; each task draws its canvases
-// and samples from its own generator, so a cached extraction (--cache, a development aid) trains
-// exactly what a fresh one would).
+// Deterministic for a given dataset and seed (one intra-op thread).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
@@ -31,8 +29,7 @@ const BASE_MODEL = path.resolve(arg("base", "models/centernet.onnx"));
 const OUT_DIR = path.resolve(arg("out", "models/heads"));
 const SEED = Number(arg("seed", "7"));
 const NEGATIVES_PER_PASS = Number(arg("negatives", "1000"));
-const EPOCHS = Number(arg("epochs", QUICK ? "2" : "10"));
-const HIDDEN = Number(arg("hidden", "48"));
+const EPOCHS = Number(arg("epochs", QUICK ? "2" : "6"));
 /** Keeps extracted samples in this folder between runs (a development aid: extraction is most of the time). */
 const CACHE_DIR = args.includes("--cache") ? arg("cache", "") : "";
 
@@ -197,7 +194,7 @@ function plans(images: DatasetImage[], r: () => number): Plan[] {
 
 async function extractCached(task: Task, images: DatasetImage[], extractor: Extractor, r: () => number): Promise<PassSamples[]> {
   if (!CACHE_DIR) return extract(task, images, extractor, r);
-  const file = path.join(CACHE_DIR, `${task}-${QUICK ? "quick" : "full"}-${NEGATIVES_PER_PASS}-v2.bin`);
+  const file = path.join(CACHE_DIR, `${task}-${QUICK ? "quick" : "full"}-${NEGATIVES_PER_PASS}.bin`);
   if (existsSync(file)) {
     const buf = readFileSync(file);
     const out: PassSamples[] = [];
@@ -249,7 +246,7 @@ async function extract(task: Task, images: DatasetImage[], extractor: Extractor,
       const t = tileOf(c);
       return !t || (task === "rim" ? t.image.rimExhaustive : t.image.ballLabelled);
     };
-    out.push(samplePass(feature, heat, target, sizeTargets(objects), valid, task === "ball", r));
+    out.push(samplePass(feature, heat, target, task === "rim" ? sizeTargets(objects) : null, valid, task === "ball", r));
     if (++done % 200 === 0) console.error(`[train] ${task}: ${done}/${ps.length} canvases (${((performance.now() - t0) / done).toFixed(0)} ms each)`);
   }
   return out;
@@ -421,25 +418,24 @@ async function evaluate(split: "val" | "test", images: DatasetImage[], heads: { 
 async function main() {
   const images = loadDataset();
   const extractor = await Extractor.open(BASE_MODEL);
+  const r = rng(SEED);
   const trainImages = (task: Task) => {
     const pool = images.filter((im) => im.split === "train" && (task === "rim" ? im.rimExhaustive : im.ballLabelled));
     return QUICK ? pool.filter((_, i) => i % 4 === 0) : pool;
   };
   const t0 = performance.now();
-  const rimPasses = await extractCached("rim", trainImages("rim"), extractor, rng(SEED));
-  const rim = train("rim", rimPasses, "heat", HIDDEN, SEED);
+  const rimPasses = await extractCached("rim", trainImages("rim"), extractor, r);
+  const rim = train("rim", rimPasses, "heat", 32, SEED);
   const rimSize = train("rim", rimPasses, "size", 16, SEED + 10);
   rimPasses.length = 0;
-  const ballPasses = await extractCached("ball", trainImages("ball"), extractor, rng(SEED));
-  const ball = train("ball", ballPasses, "heat", HIDDEN, SEED + 20);
-  const ballSize = train("ball", ballPasses, "size", 16, SEED + 30);
+  const ballPasses = await extractCached("ball", trainImages("ball"), extractor, r);
+  const ball = train("ball", ballPasses, "heat", 32, SEED + 20);
   ballPasses.length = 0;
   console.error(`[train] trained in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const heads = [
     toHeadJson("rim", rim, "sigmoid", "rim ring centre heatmap (stride 4)", ATTRIBUTION),
     toHeadJson("rim_size", rimSize, "none", "log(width / 4), log(height / 4) of the rim ring in input pixels, read at the rim peak", ATTRIBUTION),
     toHeadJson("ball", ball, "sigmoid", "basketball centre heatmap (stride 4)", ATTRIBUTION),
-    toHeadJson("ball_size", ballSize, "none", "log(width / 4), log(height / 4) of the ball in input pixels, read at the ball peak", ATTRIBUTION),
   ];
   for (const h of heads) {
     const file = path.join(OUT_DIR, `${h.name}.json`);

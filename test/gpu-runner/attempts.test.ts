@@ -51,6 +51,8 @@ describe("attempts and makes around one rim", () => {
     expect(madeFrom(true, false, 1.1)).toBe(false);
     expect(madeFrom(true, false, 4)).toBe(true);
     expect(madeFrom(false, false, 9)).toBe(true);
+    // The net shook, but the ball never came within a rim width of the ring.
+    expect(madeFrom(false, false, 9, 1.04)).toBe(false);
     expect(madeFrom(true, true, 9)).toBe(false);
     expect(madeFrom(true, false, null)).toBe(true);
     const ball = path([...lead(40), [-3, -3], [-2, -2], [-1, -1], [-0.3, -0.3], [0, 0.5], [0, 1.0], [0, 1.6], ...lead(10)]);
@@ -58,5 +60,18 @@ describe("attempts and makes around one rim", () => {
     const shaken = ball.map((_, f) => (f >= 44 && f < 50 ? 8 : 0.2));
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, netMotion: still })[0].made).toBe(false);
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, netMotion: shaken })[0].made).toBe(true);
+  });
+
+  it("a close-up: the ball comes into the picture just above the ring, descends onto it and drops through", () => {
+    // Never seen higher than 0.7 widths above the ring (the frame's top edge), then rolls on the rim.
+    const ball = path([...lead(10), [0.8, -0.7], [0.5, -0.7], [0.2, -0.6], [0, -0.5], [-0.3, -0.4], ...lead(8), [0, -0.05], [0, 0.2], [-0.1, 0.35], [-0.2, 0.5], ...lead(5)]);
+    const found = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(found).toHaveLength(1);
+    expect(found[0].made).toBe(true);
+  });
+
+  it("a ball bouncing up off the rim and back down within a second is one attempt", () => {
+    const ball = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.5, -0.5], [0.3, -0.2], [0.6, -0.9], ...lead(10), [0.7, -0.5], [1.0, 0.1], [1.6, 0.9], ...lead(10)]);
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })).toHaveLength(1);
   });
 });

@@ -1,0 +1,118 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { peakBlockMotion, registerShift, roiAround, watchRims } from "../../gpu-runner/analysis/rim-watch.ts";
+import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
+import { probe } from "../../gpu-runner/media/probe.ts";
+import type { BasketballModel } from "../../gpu-runner/vision/basketball.ts";
+
+/** A smooth, non-repeating luma texture (like foliage or a crowd, not a periodic pattern). */
+function texture(S: number, ox = 0, oy = 0): Float32Array {
+  const out = new Float32Array(S * S);
+  for (let y = 0; y < S; y++)
+    for (let x = 0; x < S; x++) {
+      const u = x + ox, v = y + oy;
+      out[y * S + x] = 128 + 40 * Math.sin(u / 7.3 + Math.cos(v / 11.1)) + 30 * Math.cos(v / 5.7 - u / 13.9) + 20 * Math.sin((u * v) / 900);
+    }
+  return out;
+}
+
+describe("registerShift", () => {
+  it("finds the whole-pixel shift between a region and its reference", () => {
+    const ref = texture(128);
+    for (const [dx, dy] of [[0, 0], [5, -3], [-9, 7], [12, 12]]) {
+      // image(x + dx, y + dy) = ref(x, y)  ⇔  image = texture shifted by −(dx, dy)
+      const image = texture(128, -dx, -dy);
+      expect(registerShift(image, ref, 128, 13)).toEqual({ dx, dy });
+    }
+  });
+
+  it("stays put on a region with nothing to line up (flat sky)", () => {
+    const flat = new Float32Array(128 * 128).fill(200);
+    expect(registerShift(flat, flat, 128, 13)).toEqual({ dx: 0, dy: 0 });
+  });
+});
+
+describe("peakBlockMotion", () => {
+  it("shows a ball-sized change that is a sliver of the region's mean", () => {
+    const S = 128;
+    const a = new Uint8Array(S * S * 3).fill(90);
+    const b = new Uint8Array(S * S * 3).fill(90);
+    for (let y = 40; y < 64; y++) for (let x = 70; x < 94; x++) b.set([230, 120, 40], (y * S + x) * 3);
+    expect(peakBlockMotion(a, a, S)).toBe(0);
+    expect(peakBlockMotion(a, b, S)).toBeGreaterThan(60);
+  });
+});
+
+describe("roiAround", () => {
+  it("is seven rim widths, above the ring more than below, and inside the frame", () => {
+    const r = roiAround({ cx: 640, cy: 300, w: 40, h: 12 }, 1280, 720, 7);
+    expect(r.w).toBe(280);
+    expect(r.y + r.h / 2).toBeLessThan(300);
+    const edge = roiAround({ cx: 10, cy: 10, w: 40, h: 12 }, 1280, 720, 7);
+    expect(edge.x).toBe(0);
+    expect(edge.y).toBe(0);
+  });
+});
+
+describe("watchRims on a shaking camera", () => {
+  it("measures the camera's movement that the rim track does not follow, and the region stays calm once lined up", async () => {
+    // A still picture filmed by a camera that shakes: each frame is a crop whose corner moves.
+    const dir = mkdtempSync(path.join(tmpdir(), "rim-watch-"));
+    const still = path.join(dir, "still.png");
+    const video = path.join(dir, "shake.mp4");
+    execFileSync(FFMPEG, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=720x420", "-frames:v", "1", still]);
+    const ox = (t: number) => 40 + 14 * Math.sin(2 * Math.PI * 1.5 * t);
+    const oy = (t: number) => 30 + 10 * Math.cos(2 * Math.PI * 1.1 * t);
+    execFileSync(FFMPEG, [
+      "-v", "error", "-loop", "1", "-framerate", "15", "-i", still, "-t", "2",
+      "-vf", "crop=640:360:'40+14*sin(2*PI*1.5*t)':'30+10*cos(2*PI*1.1*t)',format=yuv420p",
+      "-c:v", "libx264", "-crf", "12", "-preset", "veryfast", video,
+    ]);
+    const info = await probe(video);
+    const nothing: BasketballModel = { net: null as never, detect: async () => ({ persons: [], balls: [], rims: [] }) };
+    const frames = 30;
+    const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
+    const watched = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const unaligned = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7, maxShift: 0 });
+    let close = 0;
+    for (let f = 1; f < frames; f++) {
+      const t = f / 15;
+      const { dx, dy } = watched[f][0].shift;
+      // image(x + dx) ≈ reference(x): the content moved by −(offset change), the shift says so.
+      if (Math.abs(dx - (ox(0) - ox(t))) <= 3 && Math.abs(dy - (oy(0) - oy(t))) <= 3) close++;
+    }
+    expect(close).toBeGreaterThanOrEqual(frames - 4);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const calm = mean(watched.slice(5).map((w) => w[0].roiMotion));
+    const shaken = mean(unaligned.slice(5).map((w) => w[0].roiMotion));
+    expect(calm).toBeLessThan(shaken / 2);
+    // Lined up, nothing in the region moves: the model looked at about one frame in three.
+    expect(watched.filter((w) => w[0].looked).length).toBeLessThanOrEqual(frames / 2);
+  });
+
+  it("looks at every frame while something moves through the region", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rim-watch-"));
+    const video = path.join(dir, "pass.mp4");
+    // A still scene; an orange square crosses it between 1.0 and 1.6 s.
+    execFileSync(FFMPEG, [
+      "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=640x360:r=15:d=2.4", "-f", "lavfi", "-i", "color=c=0xe07020:s=36x36:r=15:d=2.4",
+      "-filter_complex", "[0:v]trim=end_frame=1,loop=loop=40:size=1:start=0,setpts=N/15/TB[bg];[bg][1:v]overlay=x='if(between(t,1,1.6),100+700*(t-1),-100)':y=150,format=yuv420p",
+      "-t", "2.4", "-c:v", "libx264", "-crf", "12", "-preset", "veryfast", video,
+    ]);
+    const info = await probe(video);
+    let calls = 0;
+    const counting: BasketballModel = { net: null as never, detect: async () => (calls++, { persons: [], balls: [], rims: [] }) };
+    const frames = 36;
+    const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
+    const watched = await watchRims(video, info, counting, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const looked = watched.map((w) => w[0]?.looked ?? false);
+    expect(calls).toBe(looked.filter(Boolean).length);
+    // While the square crosses (frames 16–23, inside the region) every frame is looked at …
+    for (let f = 16; f <= 23; f++) expect(looked[f], `frame ${f}`).toBe(true);
+    // … and before it comes, about one in three.
+    expect(looked.slice(3, 15).filter(Boolean).length).toBeLessThanOrEqual(5);
+  });
+});
