@@ -92,10 +92,10 @@ export function registerShift(image: Float32Array, reference: Float32Array, S: n
   const a = downsample4(image, S, scratch?.a ?? new Float32Array(m * m));
   const b = downsample4(reference, S, scratch?.b ?? new Float32Array(m * m));
   const R = Math.ceil(maxShift / 4);
-  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 1) };
+  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 2) };
   for (let dy = -R; dy <= R; dy++)
     for (let dx = -R; dx <= R; dx++) {
-      const d = shiftedDifference(a, b, m, dx, dy, R, 1);
+      const d = shiftedDifference(a, b, m, dx, dy, R, 2);
       if (d < best.d - 1e-6) best = { dx, dy, d };
     }
   const margin = 4 * R + 3;
@@ -210,6 +210,13 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   for (const rim of rims) for (let f = 0; f < frames; f++) all.push(rectAt(rim, f));
   const crop = unionCrop(all, info.width, info.height);
   const whole = crop.x === 0 && crop.y === 0 && crop.w === info.width && crop.h === info.height;
+  // Regions much larger than the model input are shrunk by ffmpeg first (on the decoder's core, and
+  // less to pipe), to about 1.25× the input at the smallest region; the crop-and-resize below then
+  // only finishes the job.
+  const smallest = Math.min(...all.map((r) => r.w));
+  const shrink = Math.min(1, (1.25 * opts.input) / smallest);
+  const scaleTo = shrink < 0.8 ? { w: Math.max(2, 2 * Math.round((crop.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((crop.h * shrink) / 2)) } : undefined;
+  const fx = scaleTo ? scaleTo.w / crop.w : 1, fy = scaleTo ? scaleTo.h / crop.h : 1;
   const S = opts.input;
   const maxShift = opts.maxShift ?? Math.round(S / 10);
   // Per rim: this frame's crop, its content lined up with the background (and the previous one, for
@@ -228,7 +235,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const luma = { image: new Float32Array(S * S), background: new Float32Array(S * S), a: new Float32Array((S / 4) ** 2), b: new Float32Array((S / 4) ** 2) };
   const BACKGROUND_RATE = 0.2;
   let have = false;
-  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, maxFps: opts.fps, signal: opts.signal })) {
+  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, scaleTo, maxFps: opts.fps, signal: opts.signal })) {
     if (f.index >= frames) {
       // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
       out.push([]);
@@ -237,7 +244,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     for (const [ri, rim] of rims.entries()) {
       const roi = rectAt(rim, f.index);
       const st = state[ri];
-      cropResize(image, { x: roi.x - crop.x, y: roi.y - crop.y, w: roi.w, h: roi.h }, S, S, 114, st.crop);
+      cropResize(image, { x: (roi.x - crop.x) * fx, y: (roi.y - crop.y) * fy, w: roi.w * fx, h: roi.h * fy }, S, S, 114, st.crop);
       const k = roi.w / S;
       const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
       const bg = st.background;

@@ -68,6 +68,8 @@ export interface RegionDecodeOptions {
   crop?: { x: number; y: number; w: number; h: number };
   /** Drop frames inside ffmpeg to at most this rate. */
   maxFps?: number;
+  /** Scale the (cropped) frames to this size inside ffmpeg (area averaging), on the decoder's core. */
+  scaleTo?: { w: number; h: number };
   signal?: AbortSignal;
 }
 
@@ -77,9 +79,14 @@ export interface RegionDecodeOptions {
  */
 export async function* decodeRegion(path: string, srcW: number, srcH: number, opts: RegionDecodeOptions = {}): AsyncGenerator<DecodedFrame & { width: number; height: number }> {
   const c = opts.crop ?? { x: 0, y: 0, w: srcW, h: srcH };
-  const filters = [...(opts.maxFps ? [`fps=${opts.maxFps}`] : []), ...(opts.crop ? [`crop=${c.w}:${c.h}:${c.x}:${c.y}`] : [])];
+  const out = opts.scaleTo ?? { w: c.w, h: c.h };
+  const filters = [
+    ...(opts.maxFps ? [`fps=${opts.maxFps}`] : []),
+    ...(opts.crop ? [`crop=${c.w}:${c.h}:${c.x}:${c.y}`] : []),
+    ...(opts.scaleTo ? [`scale=${out.w}:${out.h}:flags=area`] : []),
+  ];
   const args = ["-v", "error", "-nostdin", "-i", path, "-an", "-sn", ...(filters.length ? ["-vf", filters.join(",")] : []), "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"];
-  for await (const f of rawFrames(args, c.w * c.h * 3, opts.signal)) yield { ...f, width: c.w, height: c.h };
+  for await (const f of rawFrames(args, out.w * out.h * 3, opts.signal)) yield { ...f, width: out.w, height: out.h };
 }
 
 /** Runs ffmpeg with `args` writing raw frames of `frameBytes` to stdout (and stills to fd 3). */

@@ -60,6 +60,13 @@ function axisTaps(origin: number, step: number, dstLen: number, srcLen: number):
  * Resamples `rect` of `src` into a dstW×dstH RGB24 buffer. Pixels of the rect outside the
  * frame take `pad` (114, the Ultralytics letterbox gray, by default).
  */
+/** One growing scratch buffer for the horizontal pass (cropResize runs on every watched frame; allocating it each time cost more than the filtering). */
+let scratchBuffer = new Float32Array(0);
+function scratch(length: number): Float32Array {
+  if (scratchBuffer.length < length) scratchBuffer = new Float32Array(length);
+  return scratchBuffer;
+}
+
 export function cropResize(src: RgbImage, rect: Rect, dstW: number, dstH: number, pad = 114, out?: Uint8Array): Uint8Array {
   const { data, width: W, height: H } = src;
   const xs = axisTaps(rect.x, rect.w / dstW, dstW, W);
@@ -69,10 +76,11 @@ export function cropResize(src: RgbImage, rect: Rect, dstW: number, dstH: number
   let rowHi = 0;
   for (let i = 0; i < dstH; i++) if (ys.count[i] > 0) rowHi = Math.max(rowHi, ys.start[i] + ys.count[i] - 1);
   const rows = Math.max(0, rowHi - rowLo + 1);
-  const tmp = new Float32Array(rows * dstW * 3);
+  const rowLen = dstW * 3;
+  const tmp = scratch(rows * rowLen + rowLen);
   for (let r = 0; r < rows; r++) {
     const srcRow = (rowLo + r) * W * 3;
-    const dstRow = r * dstW * 3;
+    const dstRow = r * rowLen;
     for (let i = 0; i < dstW; i++) {
       let R = xs.outside[i] * pad, G = R, B = R;
       const o = xs.offset[i], c = xs.count[i];
@@ -88,14 +96,19 @@ export function cropResize(src: RgbImage, rect: Rect, dstW: number, dstH: number
       tmp[dstRow + i * 3 + 2] = B;
     }
   }
+  // Vertical pass row by row (sequential memory), accumulated in the scratch's last row.
+  const acc = tmp.subarray(rows * rowLen, rows * rowLen + rowLen);
   const dst = out ?? new Uint8Array(dstW * dstH * 3);
   for (let j = 0; j < dstH; j++) {
-    const o = ys.offset[j], c = ys.count[j], padPart = ys.outside[j] * pad;
-    const first = ys.start[j] - rowLo;
-    const dstRow = j * dstW * 3;
-    for (let i = 0; i < dstW * 3; i++) {
-      let v = padPart;
-      for (let k = 0; k < c; k++) v += tmp[(first + k) * dstW * 3 + i] * ys.weights[o + k];
+    const o = ys.offset[j], c = ys.count[j];
+    acc.fill(ys.outside[j] * pad);
+    for (let k = 0; k < c; k++) {
+      const w = ys.weights[o + k], base = (ys.start[j] - rowLo + k) * rowLen;
+      for (let i = 0; i < rowLen; i++) acc[i] += tmp[base + i] * w;
+    }
+    const dstRow = j * rowLen;
+    for (let i = 0; i < rowLen; i++) {
+      const v = acc[i];
       dst[dstRow + i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
     }
   }
