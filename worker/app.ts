@@ -7,6 +7,7 @@ import { ApiError } from "./errors";
 import { createOpenApiApp } from "./lib/http";
 import { requireApiKey } from "./middleware/auth";
 import { requireOperator } from "./middleware/operator";
+import { finishRequestBody } from "./middleware/request-body";
 import { requestId } from "./middleware/request-id";
 import { requireRunner } from "./middleware/runner-auth";
 import { registerRunnerClaimJob } from "./routes/runner/claim";
@@ -165,6 +166,7 @@ function routeMatchers(app: Hono<AppEnv>) {
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use("*", requestId);
+  app.use("*", finishRequestBody);
   app.use("*", services);
   // A bare route through the same middleware chain minus auth: the baseline
   // for bench/auth.ts and a liveness probe for load balancers.
