@@ -7,6 +7,7 @@ import { ApiError } from "./errors";
 import { createOpenApiApp } from "./lib/http";
 import { requireApiKey } from "./middleware/auth";
 import { requireOperator } from "./middleware/operator";
+import { finishRequestBody } from "./middleware/request-body";
 import { requestId } from "./middleware/request-id";
 import { requireRunner } from "./middleware/runner-auth";
 import { registerRunnerClaimJob } from "./routes/runner/claim";
@@ -155,16 +156,40 @@ function handleError(err: Error, c: Context<AppEnv>): Response {
   return res;
 }
 
-/** Route paths (with `:param` segments) → regexes, to tell 404 from 405. */
+/**
+ * Which methods each route path answers, to tell 404 from 405. Paths match exactly, as Hono routes
+ * them: `/v1/sessions/` is not `/v1/sessions` (a 404 that says so, not a 405 that lists the very
+ * method that was refused).
+ */
 function routeMatchers(app: Hono<AppEnv>) {
-  return app.routes
+  const matchers = app.routes
     .filter((r) => r.method !== "ALL")
-    .map((r) => ({ method: r.method, re: new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}/?$`) }));
+    .map((r) => ({
+      method: r.method,
+      re: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/:[^/]+/g, "[^/]+")}$`),
+    }));
+  return (path: string) => [...new Set(matchers.filter((m) => m.re.test(path)).map((m) => m.method))];
+}
+
+/** The 404 or 405 for a request no route answered. */
+function unroutedRequest(methodsFor: ReturnType<typeof routeMatchers>, method: string, path: string): ApiError {
+  const allowed = methodsFor(path);
+  if (allowed.length > 0) {
+    return new ApiError("method_not_allowed", `${method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`, { headers: { Allow: allowed.join(", ") } });
+  }
+  const bare = path.replace(/\/+$/, "");
+  const bareAllows = bare !== path && bare !== "" ? methodsFor(bare) : [];
+  if (bareAllows.length > 0) {
+    const suggestion = bareAllows.includes(method) ? `${method} ${bare}` : `${bare} (it allows ${bareAllows.join(", ")})`;
+    return new ApiError("route_not_found", `Unrecognized request URL (${method} ${path}): paths in this API take no trailing slash. Did you mean ${suggestion}?`);
+  }
+  return new ApiError("route_not_found", `Unrecognized request URL (${method} ${path}). See /docs (the API reference) or /v1/openapi.json for the API's routes.`);
 }
 
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use("*", requestId);
+  app.use("*", finishRequestBody);
   app.use("*", services);
   // A bare route through the same middleware chain minus auth: the baseline
   // for bench/auth.ts and a liveness probe for load balancers.
@@ -181,16 +206,10 @@ export function createApp() {
   // The assistant tool server: a client of /v1 above, with the caller's key.
   registerMcpEndpoint(app, API_VERSION);
 
-  let matchers: ReturnType<typeof routeMatchers> | undefined;
+  let methodsFor: ReturnType<typeof routeMatchers> | undefined;
   app.notFound((c) => {
-    matchers ??= routeMatchers(app);
-    const allowed = matchers.filter((m) => m.re.test(c.req.path)).map((m) => m.method);
-    if (allowed.length > 0) {
-      throw new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}. Allowed: ${[...new Set(allowed)].join(", ")}.`, {
-        headers: { Allow: [...new Set(allowed)].join(", ") },
-      });
-    }
-    throw new ApiError("route_not_found", `Unrecognized request URL (${c.req.method} ${c.req.path}). See /docs (the API reference) or /v1/openapi.json for the API's routes.`);
+    methodsFor ??= routeMatchers(app);
+    throw unroutedRequest(methodsFor, c.req.method, c.req.path);
   });
   app.onError(handleError);
   return app;

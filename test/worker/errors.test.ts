@@ -19,6 +19,37 @@ describe("error envelope", () => {
     await expectError(res, 405, "method_not_allowed");
   });
 
+  it("a trailing slash gets a 404 that names the path without it, on every API", async () => {
+    const runner = await admin("POST", "/admin/v1/runner_tokens", { name: "trailing slash" });
+    const operator = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const runnerAuth = { Authorization: `Bearer ${runner.token}` };
+    const cases: { method: string; path: string; init?: Parameters<typeof call>[1]; suggests: string }[] = [
+      { method: "GET", path: "/v1/sessions/", init: { key: org.key }, suggests: "GET /v1/sessions?" },
+      { method: "POST", path: "/v1/sessions/", init: { key: org.key, json: { source: { url: "https://example.com/game.mp4" } } }, suggests: "POST /v1/sessions?" },
+      { method: "GET", path: "/v1/sessions/ses_0123456789abcdefghijklmn/", init: { key: org.key }, suggests: "GET /v1/sessions/ses_0123456789abcdefghijklmn?" },
+      { method: "DELETE", path: "/v1/webhook_endpoints/we_x//", init: { key: org.key }, suggests: "DELETE /v1/webhook_endpoints/we_x?" },
+      { method: "PUT", path: "/v1/balance/", init: { key: org.key }, suggests: "/v1/balance (it allows GET)?" },
+      { method: "POST", path: "/runner/v1/jobs/claim/", init: { headers: runnerAuth, json: {} }, suggests: "POST /runner/v1/jobs/claim?" },
+      { method: "POST", path: "/admin/v1/organizations/", init: { headers: operator, json: { name: "x" } }, suggests: "POST /admin/v1/organizations?" },
+      { method: "PATCH", path: "/uploads/v1/up_0123456789abcdefghijklmn/", init: { body: "abc" }, suggests: "PATCH /uploads/v1/up_0123456789abcdefghijklmn?" },
+      { method: "POST", path: "/mcp/", init: { key: org.key, json: {} }, suggests: "POST /mcp?" },
+    ];
+    for (const c of cases) {
+      const res = await call(c.path, { ...c.init, method: c.method });
+      expect(res.headers.get("Allow"), `${c.method} ${c.path}`).toBeNull();
+      const err = await expectError(res, 404, "route_not_found");
+      expect(err.message, `${c.method} ${c.path}`).toBe(
+        `Unrecognized request URL (${c.method} ${c.path}): paths in this API take no trailing slash. Did you mean ${c.suggests}`,
+      );
+    }
+    // Without the slash the same requests are routed; a wrong method there is still a 405.
+    expect((await call("/v1/sessions", { key: org.key })).status).toBe(200);
+    await expectError(await call("/v1/balance", { method: "PUT", key: org.key }), 405, "method_not_allowed");
+    // A path that is unknown with or without the slash gets the plain 404.
+    const unknown = await expectError(await call("/v1/nothing/", { key: org.key }), 404, "route_not_found");
+    expect(unknown.message).toMatch(/See \/docs/);
+  });
+
   it("malformed JSON gets parameter_invalid, not a 500", async () => {
     const res = await call("/admin/v1/organizations", {
       method: "POST",

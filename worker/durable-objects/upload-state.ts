@@ -17,6 +17,7 @@ import {
   type TusTargetState,
   type TusTargetStatus,
 } from "../lib/tus";
+import { discardBody } from "../lib/request-body";
 import { onTusTargetTransition } from "./upload-transitions";
 
 /**
@@ -164,6 +165,10 @@ export class UploadState extends DurableObject<UploadStateBindings> {
 
   /** tus PATCH: appends `body` at `offset`. */
   async append(offset: number, body: ReadableStream<Uint8Array> | null): Promise<UploadOutcome> {
+    return this.finishingBody(body, () => this.appendBody(offset, body));
+  }
+
+  private async appendBody(offset: number, body: ReadableStream<Uint8Array> | null): Promise<UploadOutcome> {
     const refusal = await this.acquire();
     if (refusal) return refusal;
     const spec = this.spec!;
@@ -195,8 +200,7 @@ export class UploadState extends DurableObject<UploadStateBindings> {
         }
         if (chunk.done) break;
         if (received + chunk.value.byteLength > limit) {
-          overflow = true;
-          await reader.cancel().catch(() => {});
+          overflow = true; // the rest is read and dropped before the refusal (finishingBody)
           break;
         }
         received += chunk.value.byteLength;
@@ -213,6 +217,8 @@ export class UploadState extends DurableObject<UploadStateBindings> {
       // Everything after the stored remainder is new: make it durable.
       this.appendBuffer(concat(pending, pendingBytes).subarray(storedBytes));
     } finally {
+      // Unlocked for finishingBody, which reads what a refusal (or a failed part) left behind.
+      this.writer?.reader?.releaseLock();
       this.release();
     }
     if (overflow) {
@@ -230,6 +236,27 @@ export class UploadState extends DurableObject<UploadStateBindings> {
 
   /** Single PUT: the whole file in one request, stored only if exactly `size` bytes of the reserved type arrive. */
   async replace(body: ReadableStream<Uint8Array> | null, request: { contentType: string | null; contentLength: number | null }): Promise<UploadOutcome> {
+    return this.finishingBody(body, () => this.replaceWith(body, request));
+  }
+
+  /**
+   * Runs a write and, unless it succeeded, reads the rest of its request body before answering:
+   * the body was handed over by the Worker, so only this object can (lib/request-body.ts says why).
+   * The writes leave the body unlocked whatever happens, for this to read.
+   */
+  private async finishingBody(body: ReadableStream<Uint8Array> | null, write: () => Promise<UploadOutcome>): Promise<UploadOutcome> {
+    let outcome: UploadOutcome;
+    try {
+      outcome = await write();
+    } catch (err) {
+      await discardBody(body);
+      throw err;
+    }
+    if (!outcome.ok) await discardBody(body);
+    return outcome;
+  }
+
+  private async replaceWith(body: ReadableStream<Uint8Array> | null, request: { contentType: string | null; contentLength: number | null }): Promise<UploadOutcome> {
     const refusal = await this.acquire();
     if (refusal) return refusal;
     const spec = this.spec!;
@@ -252,27 +279,51 @@ export class UploadState extends DurableObject<UploadStateBindings> {
       }
       if (!body) return this.fail("upload_size_mismatch", `The request has no body; this upload expects exactly ${spec.size} bytes. Nothing was stored.`);
 
+      // FixedLengthStream makes R2 refuse the object unless exactly `size` bytes arrive, so a
+      // short or long body leaves nothing half-stored.
+      const fixed = new FixedLengthStream(spec.size);
+      const stored = this.env.MEDIA.put(spec.r2Key, fixed.readable, { httpMetadata: { contentType: spec.contentType } });
+      const sink = fixed.writable.getWriter();
+      const reader = body.getReader();
+      this.writer!.reader = reader;
       let counted = 0;
-      const counter = new TransformStream<Uint8Array, Uint8Array>({
-        transform: (chunk, controller) => {
-          counted += chunk.byteLength;
-          this.writer!.lastProgressMs = Date.now();
-          controller.enqueue(chunk);
-        },
-      });
+      let whole = false;
       try {
-        // FixedLengthStream makes R2 refuse the object unless exactly `size`
-        // bytes arrive, so a short or long body leaves nothing half-stored.
-        const fixed = new FixedLengthStream(spec.size);
-        const piped = body.pipeThrough(counter).pipeTo(fixed.writable);
-        await Promise.all([piped, this.env.MEDIA.put(spec.r2Key, fixed.readable, { httpMetadata: { contentType: spec.contentType } })]);
+        for (;;) {
+          let chunk: ReadableStreamReadResult<Uint8Array>;
+          try {
+            chunk = await reader.read();
+          } catch {
+            break; // The client went away.
+          }
+          if (chunk.done) {
+            whole = counted === spec.size;
+            break;
+          }
+          counted += chunk.value.byteLength;
+          // Longer than reserved: stop here; finishingBody reads the rest before the refusal.
+          if (counted > spec.size) break;
+          this.writer!.lastProgressMs = Date.now();
+          await sink.write(chunk.value);
+        }
       } catch (err) {
-        if (counted === spec.size) throw err;
+        // R2 failed while the bytes were streaming in.
+        await sink.abort(err).catch(() => {});
+        await stored.catch(() => {});
+        throw err;
+      } finally {
+        reader.releaseLock();
+      }
+      if (!whole) {
+        await sink.abort(new Error("upload_size_mismatch")).catch(() => {});
+        await stored.catch(() => {});
         return this.fail(
           "upload_size_mismatch",
           `The body ${counted > spec.size ? "is longer than" : `ended after ${counted} bytes, short of`} the ${spec.size} bytes reserved for this upload. Nothing was stored.`,
         );
       }
+      await sink.close();
+      await stored;
       // The PUT supersedes any earlier, partial tus attempt.
       await this.settle(spec, "complete", this.progress.multipartUploadId);
       return { ok: true, status: this.snapshot(spec) };

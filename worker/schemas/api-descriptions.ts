@@ -9,7 +9,7 @@ export const PUBLIC_API_DESCRIPTION = `Send video of one basketball game; get ba
 
 **Flow.** Reserve an upload (\`POST /v1/uploads\`) and send the file to its \`upload_url\`, or pass a public link; submit with \`POST /v1/sessions\`; learn of completion from a webhook (\`session.processed\`, \`session.failed\`) or by polling \`GET /v1/sessions/{id}\`. To show the result to people without an API key, make a share link with \`POST /v1/sessions/{id}/share_links\`: it opens the session's hub page (progress, game video, highlights, shot chart, box scores).
 
-**Conventions.** JSON bodies; money in integer cents; times in integer Unix seconds; every list is \`{object: "list", data, has_more, total_count}\`. Errors are \`{error: {type, code, message, param?}}\` with a \`Request-Id\` header; 60 requests per minute per key (429 with \`Retry-After\` beyond). Media links in answers are signed and expire after 7 days: read the session again for fresh ones.
+**Conventions.** JSON bodies; money in integer cents; times in integer Unix seconds; every list is \`{object: "list", data, has_more, total_count}\`. Errors are \`{error: {type, code, message, param?}}\` with a \`Request-Id\` header; paths take no trailing slash (\`/v1/sessions/\` is a 404 naming \`/v1/sessions\`); 60 requests per minute per key (429 with \`Retry-After\` beyond). Media links in answers are signed and expire after 7 days: read the session again for fresh ones.
 
 AI assistants use the same API through the tool server at \`/mcp\` (MCP, Streamable HTTP).`;
 
