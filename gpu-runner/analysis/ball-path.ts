@@ -3,7 +3,7 @@
 // watermark, a lamp) and single-frame false hits. The first are removed by persistence (a place
 // that fires in much of a few seconds is not a flying ball), the second by motion continuity.
 import type { Candidate } from "../vision/basketball.ts";
-import type { BallObs } from "./tracks.ts";
+import { fillGaps, type BallObs } from "./tracks.ts";
 
 export interface BallPathOptions {
   fps: number;
@@ -156,23 +156,6 @@ function bestNonOverlapping(items: Array<{ t: Tracklet; w: number }>): Tracklet[
   const out: Tracklet[] = [];
   for (let i = xs.length - 1; i >= 0; ) {
     if (take[i]) { out.push(xs[i].t); i = prevOf[i]; } else i--;
-  }
-  return out;
-}
-
-function fillGaps(track: Array<BallObs | null>, maxGap: number): Array<BallObs | null> {
-  const out = [...track];
-  let prev = -1;
-  for (let f = 0; f < out.length; f++) {
-    if (!track[f]) continue;
-    if (prev >= 0 && f - prev > 1 && f - prev - 1 <= maxGap) {
-      const a = track[prev]!, b = track[f]!;
-      for (let g = prev + 1; g < f; g++) {
-        const s = (g - prev) / (f - prev);
-        out[g] = { cx: a.cx + (b.cx - a.cx) * s, cy: a.cy + (b.cy - a.cy) * s, w: a.w + (b.w - a.w) * s, h: a.h + (b.h - a.h) * s, score: 0, interpolated: true };
-      }
-    }
-    prev = f;
   }
   return out;
 }

@@ -6,7 +6,7 @@
 // drop the exchange (a bare `503 "Your worker restarted mid-request"` or a reset connection).
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestStack, type TestStack } from "./stack";
+import { reserveUpload, startTestStack, type TestStack } from "./stack";
 
 const BODY_BYTES = 4 * 1024 * 1024;
 const ROUNDS = 6;
@@ -26,15 +26,7 @@ afterAll(async () => {
   await stack?.destroy();
 });
 
-async function reserve(size: number) {
-  const res = await fetch(`${stack.baseUrl}/v1/uploads`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ content_type: "video/mp4", size }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; upload_url: string };
-}
+const reserve = (size: number) => reserveUpload(stack.baseUrl, apiKey, size);
 
 interface Refusal {
   name: string;

@@ -45,3 +45,14 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
     },
   };
 }
+
+/** Reserves an upload of `size` bytes of video/mp4 through the public API (POST /v1/uploads). */
+export async function reserveUpload(baseUrl: string, apiKey: string, size: number): Promise<{ id: string; upload_url: string }> {
+  const res = await fetch(`${baseUrl}/v1/uploads`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ content_type: "video/mp4", size }),
+  });
+  if (res.status !== 200) throw new Error(`POST /v1/uploads answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { id: string; upload_url: string };
+}

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/local-stack";
 import type { Env } from "../../worker/env";
 import { signMediaUrl } from "../../worker/services/media-urls";
-import { startTestStack, type TestStack } from "./stack";
+import { reserveUpload, startTestStack, type TestStack } from "./stack";
 
 const FILE_BYTES = 12_582_917; // 12 MiB + 5 bytes
 const CHUNK_BYTES = 3 * 1024 * 1024 + 333; // never a multiple of the 5 MiB part size
@@ -36,15 +36,7 @@ afterAll(async () => {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-async function reserve(size: number) {
-  const res = await fetch(`${stack.baseUrl}/v1/uploads`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ content_type: "video/mp4", size }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; upload_url: string };
-}
+const reserve = (size: number) => reserveUpload(stack.baseUrl, apiKey, size);
 
 async function serverOffset(uploadUrl: string): Promise<number> {
   const res = await fetch(uploadUrl, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } });

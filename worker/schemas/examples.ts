@@ -26,9 +26,8 @@ const box = (points: number, twoMade: number, twoAtt: number, threeMade: number,
   rebound,
 });
 
-const shot = {
-  id: SHOT,
-  object: "shot",
+/** What a shot is, the same in the public answer and in the runner's result (which names it by a local key). */
+const SHOT_FACTS = {
   index: 0,
   start_seconds: 83.4,
   end_seconds: 85.1,
@@ -40,6 +39,12 @@ const shot = {
   is_fouled: false,
   location: { shot_image_normed: [0.412, 0.655], shot_world_normed: [0.231, 0.468], hoop_image_normed: [0.503, 0.284] },
   excitement_score: 0.82,
+};
+
+const shot = {
+  id: SHOT,
+  object: "shot",
+  ...SHOT_FACTS,
   players: { scorer: PLAYER, assister: PLAYER_2, rebounder: null },
   highlight: HIGHLIGHT,
 };
@@ -259,17 +264,7 @@ export const RUNNER_API_EXAMPLES: Record<string, OperationExample> = {
         shots: [
           {
             key: "shot_1",
-            index: 0,
-            start_seconds: 83.4,
-            end_seconds: 85.1,
-            made: true,
-            points: 3,
-            type: "fieldgoal",
-            is_three_point: true,
-            is_free_throw: false,
-            is_fouled: false,
-            location: { shot_image_normed: [0.412, 0.655], shot_world_normed: [0.231, 0.468], hoop_image_normed: [0.503, 0.284] },
-            excitement_score: 0.82,
+            ...SHOT_FACTS,
             players: { scorer: "player_1", assister: null, rebounder: null },
             highlight: "highlight_1",
           },
