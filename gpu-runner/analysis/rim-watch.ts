@@ -213,7 +213,8 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   // Regions much larger than the model input are shrunk by ffmpeg first (on the decoder's core, and
   // less to pipe), to about 1.25× the input at the smallest region; the crop-and-resize below then
   // only finishes the job.
-  const smallest = Math.min(...all.map((r) => r.w));
+  // (a loop, not Math.min(...): a two-hour video has more regions than a call takes arguments)
+  const smallest = all.reduce((m, r) => Math.min(m, r.w), Infinity);
   const shrink = Math.min(1, (1.25 * opts.input) / smallest);
   const scaleTo = shrink < 0.8 ? { w: Math.max(2, 2 * Math.round((crop.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((crop.h * shrink) / 2)) } : undefined;
   const fx = scaleTo ? scaleTo.w / crop.w : 1, fy = scaleTo ? scaleTo.h / crop.h : 1;
