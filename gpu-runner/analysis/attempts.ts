@@ -60,9 +60,11 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
   const fps = opts.fps;
   const n = ball.length;
   const R = ball.map((b, f) => rel(b, rimBoxes[Math.min(f, rimBoxes.length - 1)]));
+  const ahead = headingIn(R, Math.max(1, Math.round(fps * 0.15)));
+  const at = (f: number): Rel | null => (R[f]?.seen ? R[f] : ahead[f]);
   const isNear = (f: number) => {
-    const p = R[f];
-    return !!p && p.seen && nearness(p) <= NEAR && plausibleSize(p.s);
+    const p = at(f);
+    return !!p && nearness(p) <= NEAR && plausibleSize(p.s);
   };
   const bridge = Math.round(fps * 0.9);
   const attempts: Attempt[] = [];
@@ -82,7 +84,7 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     for (let g = Math.max(0, start - Math.round(fps * 1.5)); g <= end && !fromAbove; g++) {
       const p = R[g];
       if (!p?.seen || p.v >= -0.5 || Math.abs(p.u) >= 2.5) continue;
-      for (let h = Math.max(g + 1, start); h <= end && !fromAbove; h++) if (isNear(h) && R[h]!.v > p.v + 0.3) fromAbove = true;
+      for (let h = Math.max(g + 1, start); h <= end && !fromAbove; h++) if (isNear(h) && at(h)!.v > p.v + 0.3) fromAbove = true;
     }
     if (!fromAbove) continue;
     // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
@@ -91,11 +93,35 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     if (heldBefore > fps * 1.0 || (end - start) / fps > 4) continue;
     let closest = Infinity;
     for (let g = start; g <= end; g++) if (R[g]?.seen) closest = Math.min(closest, nearness(R[g]!));
+    // Arrived only where it was heading: the closest it was seen is its last sighting before.
+    for (let g = start - 1; g >= 0 && closest === Infinity; g--) if (R[g]?.seen) closest = nearness(R[g]!);
     const { through, outAfter } = passage(R, Math.max(0, start - Math.round(fps * 0.5)), Math.min(n - 1, end + Math.round(fps * 0.8)), fps);
     const netRatio = opts.netMotion ? netMovement(opts.netMotion, start, fps) : null;
     attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio, closest), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
   }
   return attempts;
+}
+
+/**
+ * Where a falling ball was heading when it was lost: the detector often misses the ball in the last
+ * frames before the ring, where it overlaps the rim, the board or a hand. After a seen ball that was
+ * coming down and is not seen in the next `horizon` frames, those frames get its position carried on
+ * at its last speed (not seen: they never count as a passage, nor as the ball being at the ring for a
+ * make), so a ball that was a frame or two from the ring still arrives there.
+ */
+function headingIn(R: Array<Rel | null>, horizon: number): Array<Rel | null> {
+  const out: Array<Rel | null> = new Array(R.length).fill(null);
+  for (let f = 1; f < R.length; f++) {
+    const p = R[f];
+    if (!p?.seen) continue;
+    let e = f - 1;
+    while (e >= 0 && !R[e]?.seen) e--;
+    if (e < 0 || f - e > horizon) continue;
+    const q = R[e]!, du = (p.u - q.u) / (f - e), dv = (p.v - q.v) / (f - e);
+    if (dv <= 0) continue;
+    for (let k = 1; k <= horizon && f + k < R.length && !R[f + k]?.seen; k++) out[f + k] ??= { u: p.u + du * k, v: p.v + dv * k, s: p.s, seen: false };
+  }
+  return out;
 }
 
 /**

@@ -116,7 +116,7 @@ export function buildBallPath<C extends Candidate>(
   const worth = (t: Tracklet): number => {
     if (t.obs.length < 2) return t.obs[0].score >= 0.4 ? 0.5 * t.obs[0].score : 0;
     const reach = Math.max(...t.obs.map((o) => Math.hypot(o.cx - t.obs[0].cx, o.cy - t.obs[0].cy)));
-    if (t.obs.length >= 3 && reach < opts.scale) return 0;
+    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale)) return 0;
     let w = 0.5 * t.obs[0].score;
     for (let i = 1; i < t.obs.length; i++) {
       const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= 0.3 * opts.scale;
@@ -132,6 +132,22 @@ export function buildBallPath<C extends Candidate>(
       path[f] = { cx: o.cx, cy: o.cy, w: o.w, h: o.h, score: o.score };
     });
   return fillGaps(path, opts.maxGap ?? 2);
+}
+
+/**
+ * A short tracklet that moved the same way on every step, by at least a third of a ball each time: a
+ * ball seen for a few frames close up (where one ball size is a big distance), not a look-alike
+ * flickering in place, which jitters back and forth.
+ */
+function steady(t: Tracklet, scale: number): boolean {
+  let length = 0;
+  for (let i = 1; i < t.obs.length; i++) {
+    const step = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) / (t.frames[i] - t.frames[i - 1]);
+    if (step < scale / 3) return false;
+    length += step * (t.frames[i] - t.frames[i - 1]);
+  }
+  const first = t.obs[0], last = t.obs[t.obs.length - 1];
+  return Math.hypot(last.cx - first.cx, last.cy - first.cy) >= 0.8 * length;
 }
 
 /** Weighted interval scheduling: the set of tracklets with disjoint frame spans and the largest total worth. */

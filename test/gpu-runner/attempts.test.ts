@@ -74,4 +74,20 @@ describe("attempts and makes around one rim", () => {
     const ball = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.5, -0.5], [0.3, -0.2], [0.6, -0.9], ...lead(10), [0.7, -0.5], [1.0, 0.1], [1.6, 0.9], ...lead(10)]);
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })).toHaveLength(1);
   });
+
+  it("a ball lost a frame or two before the ring while falling onto it still arrives there (a miss: never seen going through)", () => {
+    // A close-up: the ball falls past the left end of the ring and the detector loses it where it overlaps the rim.
+    const falling = path([...lead(10), [-0.6, -1.3], [-0.6, -1.1], [-0.6, -0.85], ...lead(12)]);
+    const [a, ...rest] = detectAttempts(falling, rims(falling.length), 0, { fps: FPS });
+    expect(rest).toHaveLength(0);
+    expect(a.made).toBe(false);
+    expect(a.rimFrame).toBe(14);
+    // The closest it was seen, not where it was heading.
+    expect(a.evidence.closest).toBeCloseTo(Math.hypot(0.6, 1.7), 1);
+    // The same path one frame further out, or going up, arrives nowhere.
+    const farther = path([...lead(10), [-0.6, -1.6], [-0.6, -1.4], [-0.6, -1.15], ...lead(12)]);
+    expect(detectAttempts(farther, rims(farther.length), 0, { fps: FPS })).toHaveLength(0);
+    const rising = path([...lead(10), [-0.6, -0.85], [-0.6, -1.1], [-0.6, -1.3], ...lead(12)]);
+    expect(detectAttempts(rising, rims(rising.length), 0, { fps: FPS })).toHaveLength(0);
+  });
 });

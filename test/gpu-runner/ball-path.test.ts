@@ -35,4 +35,11 @@ describe("ball path on real-footage candidates", () => {
     const path = buildBallPath(frames, { fps: 15, scale: 20, maxGap: 2 });
     expect(path[3]).toMatchObject({ cx: 30, interpolated: true });
   });
+
+  it("keeps a few sightings of a ball moving steadily less than its own size (a close-up), not a look-alike jittering in place", () => {
+    const steady = [[], [c(100, 100)], [c(100, 135)], [c(100, 175)], []];
+    expect(buildBallPath(steady, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(3);
+    const jitter = [[], [c(100, 100)], [c(100, 135)], [c(100, 102)], [c(100, 138)], []];
+    expect(buildBallPath(jitter, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(0);
+  });
 });
