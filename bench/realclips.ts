@@ -220,26 +220,33 @@ async function timeSpeedFile(): Promise<Record<string, number>> {
 }
 
 /**
- * Speed: 60 s of 720p30 stitched from the clips, analysed with one and with two onnxruntime threads
- * (a fresh process each, since the model session is opened once per process), two rounds in
- * alternating order; bare decode timed before and after each analysis.
+ * Speed: 60 s of 720p30 stitched from the clips, analysed with the model on its own thread (the
+ * default) and on the main thread, each with one and with two onnxruntime threads (a fresh process
+ * per row, since the model session is opened once per process), two rounds in alternating order;
+ * bare decode timed before and after each analysis.
  */
 function speedRuns(): Record<string, Array<Record<string, number>>> {
   stitchSpeedFile(readManifest(), SPEED_FILE);
-  const runs: Record<string, Array<Record<string, number>>> = { "1": [], "2": [] };
-  for (const order of [["1", "2"], ["2", "1"]])
-    for (const threads of order) {
+  const configs = [
+    { key: "own thread, 1", thread: "on", ort: "1" },
+    { key: "own thread, 2", thread: "on", ort: "2" },
+    { key: "main thread, 1", thread: "off", ort: "1" },
+    { key: "main thread, 2", thread: "off", ort: "2" },
+  ];
+  const runs: Record<string, Array<Record<string, number>>> = Object.fromEntries(configs.map((c) => [c.key, []]));
+  for (const order of [configs, [...configs].reverse()])
+    for (const c of order) {
       const out = execFileSync(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "realclips.ts"), "--speed-child"], {
-        env: { ...process.env, HOOPS_ORT_THREADS: threads },
+        env: { ...process.env, HOOPS_ORT_THREADS: c.ort, HOOPS_MODEL_THREAD: c.thread },
         stdio: ["ignore", "pipe", "inherit"],
         maxBuffer: 1 << 20,
       });
-      runs[threads].push(JSON.parse(out.toString().trim().split("\n").at(-1)!));
+      runs[c.key].push(JSON.parse(out.toString().trim().split("\n").at(-1)!));
     }
   printTable(
-    Object.entries(runs).flatMap(([threads, rs]) =>
+    Object.entries(runs).flatMap(([key, rs]) =>
       rs.map((r, i) => ({
-        "ORT threads": threads,
+        "model on, ORT threads": key,
         round: i + 1,
         "bare decode s": r.decode.toFixed(2),
         "analysis s": r.analysis.toFixed(2),

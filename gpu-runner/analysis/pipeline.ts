@@ -14,6 +14,7 @@ import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
 import { loadBasketballModel, type BasketballModel } from "../vision/basketball.ts";
 import { chooseDetector, loadYoloDetector, type Detector } from "../vision/detector.ts";
 import { loadJerseyReader, type JerseyReader } from "../vision/jersey-ocr.ts";
+import { startModelThread } from "../vision/model-thread.ts";
 import { actionRows, ballRows, clusterRows, hoopRows, medianColor, normPoint, possessionRows, round3, roundPt } from "./artifact-rows.ts";
 import { detectAttempts, type AttemptEvidence } from "./attempts.ts";
 import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
@@ -79,7 +80,10 @@ function getYoloDetector(modelPath: string): Promise<Detector> {
   return cached(() => yoloDetectors.get(modelPath) ?? null, (p) => (p ? yoloDetectors.set(modelPath, p) : yoloDetectors.delete(modelPath)), () => loadYoloDetector(modelPath));
 }
 function getBasketballModel(): Promise<BasketballModel> {
-  return cached(() => basketballModel, (p) => (basketballModel = p), () => loadBasketballModel());
+  // On its own thread, so that decoding and the regions' preparation go on while it works
+  // (vision/model-thread.ts); HOOPS_MODEL_THREAD=off keeps it on this one (profiling, comparison).
+  const load = () => (process.env.HOOPS_MODEL_THREAD === "off" ? loadBasketballModel() : startModelThread());
+  return cached(() => basketballModel, (p) => (basketballModel = p), load);
 }
 function getReader(): Promise<JerseyReader> {
   return cached(() => readerPromise, (p) => (readerPromise = p), () => loadJerseyReader());

@@ -5,8 +5,8 @@
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
 import { decodeRegion } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
-import type { BasketballModel, Candidate } from "../vision/basketball.ts";
-import { cropResize, type Rect } from "../vision/image.ts";
+import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
+import { cropResize, type Rect, type RgbImage } from "../vision/image.ts";
 import type { RimTrack } from "./hoop.ts";
 import type { Box } from "./types.ts";
 
@@ -208,25 +208,27 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], info.width, info.height, opts.widths);
   const all: Rect[] = [];
   for (const rim of rims) for (let f = 0; f < frames; f++) all.push(rectAt(rim, f));
-  const crop = unionCrop(all, info.width, info.height);
-  const whole = crop.x === 0 && crop.y === 0 && crop.w === info.width && crop.h === info.height;
+  const cropRect = unionCrop(all, info.width, info.height);
+  const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.w === info.width && cropRect.h === info.height;
   // Regions much larger than the model input are shrunk by ffmpeg first (on the decoder's core, and
   // less to pipe), to about 1.25× the input at the smallest region; the crop-and-resize below then
   // only finishes the job.
   // (a loop, not Math.min(...): a two-hour video has more regions than a call takes arguments)
   const smallest = all.reduce((m, r) => Math.min(m, r.w), Infinity);
   const shrink = Math.min(1, (1.25 * opts.input) / smallest);
-  const scaleTo = shrink < 0.8 ? { w: Math.max(2, 2 * Math.round((crop.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((crop.h * shrink) / 2)) } : undefined;
-  const fx = scaleTo ? scaleTo.w / crop.w : 1, fy = scaleTo ? scaleTo.h / crop.h : 1;
+  const scaleTo = shrink < 0.8 ? { w: Math.max(2, 2 * Math.round((cropRect.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((cropRect.h * shrink) / 2)) } : undefined;
+  const fx = scaleTo ? scaleTo.w / cropRect.w : 1, fy = scaleTo ? scaleTo.h / cropRect.h : 1;
   const S = opts.input;
   const maxShift = opts.maxShift ?? Math.round(S / 10);
-  // Per rim: this frame's crop, its content lined up with the background (and the previous one, for
-  // the net), and a running average of the region (a fifth of every new frame): the background a
-  // ball stands out from, in the region's own coordinates whatever the camera did.
+  // Per rim: the region's running average (a fifth of every new frame), the background a ball stands
+  // out from, in the region's own coordinates whatever the camera did. The frame being prepared and
+  // the one the model is looking at use alternate buffers (by frame parity): this frame's crop, its
+  // content lined up with the background, and the background as it was before this frame joined it.
+  const pair = <T>(make: () => T): [T, T] => [make(), make()];
   const state = rims.map(() => ({
-    crop: new Uint8Array(S * S * 3),
-    aligned: new Uint8Array(S * S * 3),
-    previous: new Uint8Array(S * S * 3),
+    crop: pair(() => new Uint8Array(S * S * 3)),
+    aligned: pair(() => new Uint8Array(S * S * 3)),
+    backgroundBefore: pair(() => new Float32Array(S * S * 3)),
     background: new Float32Array(S * S * 3),
     lastLook: -Infinity,
     lastBall: -Infinity,
@@ -235,45 +237,103 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const wakeMotion = opts.wakeMotion ?? 12;
   const luma = { image: new Float32Array(S * S), background: new Float32Array(S * S), a: new Float32Array((S / 4) ** 2), b: new Float32Array((S / 4) ** 2) };
   const BACKGROUND_RATE = 0.2;
-  let have = false;
-  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : crop, scaleTo, maxFps: opts.fps, signal: opts.signal })) {
-    if (f.index >= frames) {
-      // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
-      out.push([]);
-    }
-    const image = { data: f.rgb, width: f.width, height: f.height };
-    for (const [ri, rim] of rims.entries()) {
-      const roi = rectAt(rim, f.index);
-      const st = state[ri];
-      cropResize(image, { x: (roi.x - crop.x) * fx, y: (roi.y - crop.y) * fy, w: roi.w * fx, h: roi.h * fy }, S, S, 114, st.crop);
+
+  interface Prepared {
+    roi: Rect;
+    /** Source pixels per input pixel. */
+    k: number;
+    shift: { dx: number; dy: number };
+    netMotion: number;
+    roiMotion: number;
+    looked: boolean;
+    found: Promise<BasketballObjects> | null;
+  }
+  interface PreparedFrame {
+    index: number;
+    /** False on the first frame: nothing to compare with yet. */
+    have: boolean;
+    rims: Prepared[];
+  }
+
+  // Everything that does not need the model: cut the region, line it up with its background, measure
+  // the net's and the region's movement, and let the frame join the background.
+  const prepare = (image: RgbImage, index: number, have: boolean): PreparedFrame => ({
+    index,
+    have,
+    rims: rims.map((rim, ri) => {
+      const st = state[ri], p = index & 1;
+      const roi = rectAt(rim, index);
+      const crop = st.crop[p], aligned = st.aligned[p], previous = st.aligned[p ^ 1], bg = st.background;
+      cropResize(image, { x: (roi.x - cropRect.x) * fx, y: (roi.y - cropRect.y) * fy, w: roi.w * fx, h: roi.h * fy }, S, S, 114, crop);
       const k = roi.w / S;
-      const back = (c: Candidate): Candidate => ({ cx: roi.x + c.cx * k, cy: roi.y + c.cy * k, w: c.w * k, h: c.h * k, score: c.score });
-      const bg = st.background;
-      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = st.crop[i];
-      const shift = have && maxShift > 0 ? registerShift(lumaOf(st.crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma) : { dx: 0, dy: 0 };
-      [st.previous, st.aligned] = [st.aligned, st.previous];
-      shiftImage(st.crop, S, shift.dx, shift.dy, bg, st.aligned);
-      // The model is the cost: it looks where something moves, near a ball it saw, and now and then regardless.
-      const awake = !have || f.index - st.lastBall <= opts.fps / 2 || f.index - st.lastLook >= calmEvery || peakBlockMotion(st.aligned, bg, S) >= wakeMotion;
-      const found = awake ? await model.detect(st.crop, S, S, { balls: true, rims: true }) : { persons: [], balls: [], rims: [] };
-      if (awake) st.lastLook = f.index;
-      if (found.balls.some((b) => b.score >= 0.25)) st.lastBall = f.index;
-      const box = rim.boxes[Math.min(f.index, rim.boxes.length - 1)];
+      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = crop[i];
+      const shift = have && maxShift > 0 ? registerShift(lumaOf(crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma) : { dx: 0, dy: 0 };
+      shiftImage(crop, S, shift.dx, shift.dy, bg, aligned);
+      const box = rim.boxes[Math.min(index, rim.boxes.length - 1)];
       // In the aligned crop the rim stands where the track puts it.
       const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
-      out[f.index].push({
-        balls: found.balls.map((c) => ({ ...back(c), motion: have ? discMotion(st.aligned, bg, S, c.cx - shift.dx, c.cy - shift.dy, Math.max(2, c.w / 2)) : 0 })),
+      const netMotion = have ? boxMotion(aligned, previous, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0;
+      const roiMotion = have ? boxMotion(aligned, bg, S, 0, 0, S - 1, S - 1) : 0;
+      st.backgroundBefore[p].set(bg);
+      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (aligned[i] - bg[i]);
+      return { roi, k, shift, netMotion, roiMotion, looked: false, found: null };
+    }),
+  });
+
+  // The model is the cost: it looks where something moves, near a ball it saw, and now and then
+  // regardless. Decided once the previous frame's answer is in (a ball it saw keeps it looking).
+  const startLooking = (frame: PreparedFrame) => {
+    frame.rims.forEach((r, ri) => {
+      const st = state[ri], p = frame.index & 1;
+      r.looked =
+        !frame.have ||
+        frame.index - st.lastBall <= opts.fps / 2 ||
+        frame.index - st.lastLook >= calmEvery ||
+        peakBlockMotion(st.aligned[p], st.backgroundBefore[p], S) >= wakeMotion;
+      if (!r.looked) return;
+      st.lastLook = frame.index;
+      r.found = model.detect(st.crop[p], S, S, { balls: true, rims: true });
+      // Awaited in finish(); until then a failure must not count as unhandled.
+      r.found.catch(() => {});
+    });
+  };
+
+  const finish = async (frame: PreparedFrame) => {
+    for (const [ri, r] of frame.rims.entries()) {
+      const st = state[ri], p = frame.index & 1;
+      const found = r.found ? await r.found : { persons: [], balls: [], rims: [] };
+      if (found.balls.some((b) => b.score >= 0.25)) st.lastBall = frame.index;
+      const back = (c: Candidate): Candidate => ({ cx: r.roi.x + c.cx * r.k, cy: r.roi.y + c.cy * r.k, w: c.w * r.k, h: c.h * r.k, score: c.score });
+      out[frame.index].push({
+        balls: found.balls.map((c) => ({
+          ...back(c),
+          motion: frame.have ? discMotion(st.aligned[p], st.backgroundBefore[p], S, c.cx - r.shift.dx, c.cy - r.shift.dy, Math.max(2, c.w / 2)) : 0,
+        })),
         rims: found.rims.map(back),
-        roi,
-        netMotion: have ? boxMotion(st.aligned, st.previous, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0,
-        roiMotion: have ? boxMotion(st.aligned, bg, S, 0, 0, S - 1, S - 1) : 0,
-        shift: { dx: shift.dx * k, dy: shift.dy * k },
-        looked: awake,
+        roi: r.roi,
+        netMotion: r.netMotion,
+        roiMotion: r.roiMotion,
+        shift: { dx: r.shift.dx * r.k, dy: r.shift.dy * r.k },
+        looked: r.looked,
       });
-      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (st.aligned[i] - bg[i]);
     }
+    opts.onFrame?.(frame.index);
+  };
+
+  // One frame in flight: while the model looks at frame i, this thread prepares frame i + 1 (with the
+  // model on its own thread, vision/model-thread.ts, the two run at once). The order of every
+  // decision is the same as one frame at a time.
+  let inFlight: PreparedFrame | null = null;
+  let have = false;
+  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, signal: opts.signal })) {
+    // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
+    if (f.index >= out.length) out.push([]);
+    const next = prepare({ data: f.rgb, width: f.width, height: f.height }, f.index, have);
     have = true;
-    opts.onFrame?.(f.index);
+    if (inFlight) await finish(inFlight);
+    startLooking(next);
+    inFlight = next;
   }
+  if (inFlight) await finish(inFlight);
   return out;
 }

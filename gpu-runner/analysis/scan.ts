@@ -1,9 +1,9 @@
 // First pass over a real video: whole frames, letterboxed to the model's square input, a few times a
 // second. It finds the people (for tracking and attribution), rim candidates (for the hoop stage)
 // and balls that are big enough to see on the whole frame (for releases far from the rim).
-import { decodeFrames, letterboxFor, type Letterbox } from "../media/decode.ts";
+import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
-import type { BasketballModel, Candidate } from "../vision/basketball.ts";
+import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
 import { shirtColor, type RGB } from "./teams.ts";
 
 export interface ScanSample {
@@ -38,19 +38,30 @@ export async function scanVideo(videoPath: string, info: VideoInfo, model: Baske
   const S = opts.input;
   const lb = letterboxFor(info.width, info.height, S, S);
   const samples: ScanSample[] = [];
-  for await (const f of decodeFrames(videoPath, info.width, info.height, { width: S, height: S, maxFps: opts.fps / opts.every, signal: opts.signal, stills: opts.stills })) {
-    const found = await model.detect(f.rgb, S, S);
+  const inPicture = (c: Candidate) => c.cx >= lb.padX && c.cx < lb.padX + lb.innerWidth && c.cy >= lb.padY && c.cy < lb.padY + lb.innerHeight;
+  const finish = async ({ f, found }: { f: DecodedFrame; found: Promise<BasketballObjects> }) => {
+    const objects = await found;
     const frame = f.index * opts.every;
-    const inPicture = (c: Candidate) => c.cx >= lb.padX && c.cx < lb.padX + lb.innerWidth && c.cy >= lb.padY && c.cy < lb.padY + lb.innerHeight;
     const sample: ScanSample = {
       frame,
-      persons: found.persons.filter(inPicture).map((p) => ({ ...toSource(p, lb), color: shirtColor(f.rgb, S, S, p) })),
-      balls: found.balls.filter(inPicture).map((b) => toSource(b, lb)),
-      rims: found.rims.filter(inPicture).map((r) => toSource(r, lb)),
+      persons: objects.persons.filter(inPicture).map((p) => ({ ...toSource(p, lb), color: shirtColor(f.rgb, S, S, p) })),
+      balls: objects.balls.filter(inPicture).map((b) => toSource(b, lb)),
+      rims: objects.rims.filter(inPicture).map((r) => toSource(r, lb)),
     };
     samples.push(sample);
     await opts.onSample?.(sample);
     opts.onFrame?.(frame);
+  };
+  // One frame in flight: the model looks at frame i while this thread finishes frame i − 1 (people,
+  // jersey numbers) and reads the next frame from the decoder; samples are still finished in order.
+  let inFlight: { f: DecodedFrame; found: Promise<BasketballObjects> } | null = null;
+  for await (const f of decodeFrames(videoPath, info.width, info.height, { width: S, height: S, maxFps: opts.fps / opts.every, signal: opts.signal, stills: opts.stills })) {
+    const next = { f, found: model.detect(f.rgb, S, S) };
+    // Awaited in finish(); until then a failure must not count as unhandled.
+    next.found.catch(() => {});
+    if (inFlight) await finish(inFlight);
+    inFlight = next;
   }
+  if (inFlight) await finish(inFlight);
   return samples;
 }

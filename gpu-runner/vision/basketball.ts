@@ -33,11 +33,10 @@ const PERSON = 0;
 const SPORTS_BALL = 32;
 
 export interface BasketballModel {
-  readonly net: CenterNet;
   detect(rgb: Uint8Array, width: number, height: number, want?: { persons?: boolean; balls?: boolean; rims?: boolean }): Promise<BasketballObjects>;
 }
 
-export async function loadBasketballModel(modelPath?: string, opts: CenterNetOptions & { thresholds?: Partial<DecodeThresholds> } = {}): Promise<BasketballModel> {
+export async function loadBasketballModel(modelPath?: string, opts: CenterNetOptions & { thresholds?: Partial<DecodeThresholds> } = {}): Promise<BasketballModel & { readonly net: CenterNet }> {
   const net = await loadCenterNet(modelPath, opts);
   for (const head of ["ball", "rim", "rim_size"])
     if (!net.headNames.includes(head)) throw new Error(`${net.modelPath} has no "${head}" head: rebuild it with npm run models:build (models/heads/*.json)`);

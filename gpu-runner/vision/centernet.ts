@@ -4,7 +4,6 @@
 // Decoding is left to the caller through the pure helpers below, because callers want different
 // things: persons on a whole frame, the ball on a crop, a rim head's top-1 peak over many frames.
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
@@ -24,11 +23,7 @@ export function defaultCenterNetPath(dir = process.env.HOOPS_MODEL_DIR): string 
 }
 
 export interface CenterNetOptions {
-  /**
-   * Intra-op threads (default: HOOPS_ORT_THREADS, else two where the host has two cores or more: the
-   * real-footage path decodes a few frames a second plus small regions, so the decoder leaves a core
-   * mostly free, and two threads measured about 1.2× faster on the 2-core machine, bench/realclips.ts).
-   */
+  /** Intra-op threads (default: HOOPS_ORT_THREADS or 1, as for every session of the runner). */
   threads?: number;
   /** Graph optimisation level; default: the model's `graph_optimization_level` hint, else "all". */
   optimizationLevel?: GraphOptimizationLevel;
@@ -74,7 +69,6 @@ export async function loadCenterNet(modelPath = defaultCenterNetPath(), opts: Ce
   const classes = JSON.parse(info.metadata.classes ?? "[]") as string[];
   const session = await createSession(info.bytes, {
     threads: opts.threads,
-    defaultThreads: Math.min(2, availableParallelism()),
     optimizationLevel: opts.optimizationLevel ?? optimizationLevelHint(info.metadata.graph_optimization_level),
     log: opts.log,
   });

@@ -37,21 +37,14 @@ export function optimizationLevelHint(raw: string | undefined): GraphOptimizatio
 
 export async function createSession(
   modelPath: string | Uint8Array,
-  opts: {
-    threads?: number;
-    /** Intra-op threads when neither `threads` nor HOOPS_ORT_THREADS says (the model's own best default). */
-    defaultThreads?: number;
-    log?: (m: string) => void;
-    optimizationLevel?: GraphOptimizationLevel;
-  } = {},
+  opts: { threads?: number; log?: (m: string) => void; optimizationLevel?: GraphOptimizationLevel } = {},
 ): Promise<ort.InferenceSession> {
   const ep = executionProvider(opts.log);
   const base: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: opts.optimizationLevel ?? "all",
-    // One intra-op thread unless the model says otherwise: on the whole-frame path ffmpeg decodes and
-    // letterboxes every frame on the other core at the same time, and 2 ORT threads fighting the
-    // decoder measured slower there (bench/runner.ts).
-    intraOpNumThreads: opts.threads ?? (Number(process.env.HOOPS_ORT_THREADS) || opts.defaultThreads || 1),
+    // One intra-op thread by default: ffmpeg decodes on the other core(s) at the same time, and on
+    // the 2-core runner 2 ORT threads fighting the decoder measured slower (bench/runner.ts).
+    intraOpNumThreads: opts.threads ?? Number(process.env.HOOPS_ORT_THREADS ?? 1),
     interOpNumThreads: 1,
   };
   if (ep === "cuda") {

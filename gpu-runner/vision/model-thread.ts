@@ -1,0 +1,90 @@
+// The basketball model on a thread of its own. onnxruntime-node runs inference synchronously on the
+// thread that calls it (its `run` only defers the call to setImmediate), so with the model on the main
+// thread everything else waits while it works: reading frames from ffmpeg, cutting and lining up the
+// rim's region, measuring motion, tracking people. On its own thread the model works while the main
+// thread prepares the next frame; callers that start a detection before finishing the previous frame
+// (scan.ts, rim-watch.ts) keep two cores busy.
+import { Worker } from "node:worker_threads";
+import type { BasketballModel, BasketballObjects, DecodeThresholds } from "./basketball.ts";
+import type { CenterNetOptions } from "./centernet.ts";
+
+export interface DetectRequest {
+  id: number;
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  want?: { persons?: boolean; balls?: boolean; rims?: boolean };
+}
+
+export type ThreadMessage =
+  | { type: "ready" }
+  | { type: "failed"; error: string }
+  | { type: "result"; id: number; result?: BasketballObjects; error?: string };
+
+export interface ModelThread extends BasketballModel {
+  close(): Promise<void>;
+}
+
+export type ModelThreadOptions = Pick<CenterNetOptions, "threads"> & { thresholds?: Partial<DecodeThresholds> };
+
+export async function startModelThread(modelPath?: string, options: ModelThreadOptions = {}): Promise<ModelThread> {
+  const worker = new Worker(new URL("./model-thread-boot.mjs", import.meta.url), {
+    workerData: { entry: new URL("./model-thread-worker.ts", import.meta.url).href, modelPath, options },
+  });
+  const pending = new Map<number, { resolve: (r: BasketballObjects) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  let dead: Error | null = null;
+  // An idle model thread must not keep a finished process alive; one with work must.
+  const holdWhileBusy = () => (pending.size ? worker.ref() : worker.unref());
+  const failAll = (e: Error) => {
+    dead ??= e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+    holdWhileBusy();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on("message", (m: ThreadMessage) => {
+      if (m.type === "ready") resolve();
+      else if (m.type === "failed") reject(new Error(m.error));
+      else {
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        holdWhileBusy();
+        if (m.error !== undefined) p?.reject(new Error(m.error));
+        else p?.resolve(m.result!);
+      }
+    });
+    worker.on("error", (e) => {
+      reject(e);
+      failAll(e);
+    });
+    worker.on("exit", (code) => {
+      const e = new Error(`model thread exited (code ${code})`);
+      reject(e);
+      failAll(e);
+    });
+  });
+  try {
+    await ready;
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+  holdWhileBusy();
+  return {
+    detect(rgb, width, height, want) {
+      if (dead) return Promise.reject(dead);
+      // A copy goes over (its memory moves to the thread): callers reuse their buffers at once.
+      const copy = new Uint8Array(rgb);
+      const id = nextId++;
+      const result = new Promise<BasketballObjects>((resolve, reject) => pending.set(id, { resolve, reject }));
+      holdWhileBusy();
+      worker.postMessage({ id, rgb: copy, width, height, want } satisfies DetectRequest, [copy.buffer]);
+      return result;
+    },
+    async close() {
+      failAll(new Error("model thread closed"));
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The basketball model on its own thread (vision/model-thread.ts) answers exactly what the model on
+// the calling thread answers, in the order asked, and fails clearly.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBasketballModel, type BasketballModel } from "../../gpu-runner/vision/basketball.ts";
+import { startModelThread, type ModelThread } from "../../gpu-runner/vision/model-thread.ts";
+
+/** A fixed picture: gray with a few coloured blocks, so the heads have something to fire on. */
+function picture(w: number, h: number, seed: number): Uint8Array {
+  const rgb = new Uint8Array(w * h * 3).fill(120);
+  for (let b = 0; b < 6; b++) {
+    const x0 = (seed * 37 + b * 71) % (w - 40), y0 = (seed * 53 + b * 29) % (h - 40);
+    for (let y = y0; y < y0 + 40; y++)
+      for (let x = x0; x < x0 + 40; x++) rgb.set([(b * 90 + seed * 40) % 256, (b * 50) % 256, 255 - b * 30], (y * w + x) * 3);
+  }
+  return rgb;
+}
+
+describe("model thread", () => {
+  let thread: ModelThread;
+  let local: BasketballModel;
+  beforeAll(async () => {
+    [thread, local] = await Promise.all([startModelThread(undefined, { threads: 1 }), loadBasketballModel(undefined, { threads: 1, log: () => {} })]);
+  });
+  afterAll(() => thread?.close());
+
+  it("gives the same detections as the model on this thread, for requests in flight together", async () => {
+    const inputs = [picture(512, 320, 1), picture(256, 256, 2), picture(512, 320, 3)];
+    const sizes = [[512, 320], [256, 256], [512, 320]] as const;
+    // All three asked at once, and each input overwritten right after asking (callers reuse buffers).
+    const asked = inputs.map((rgb, i) => {
+      const p = thread.detect(rgb, sizes[i][0], sizes[i][1]);
+      rgb.fill(0);
+      return p;
+    });
+    const answers = await Promise.all(asked);
+    for (let i = 0; i < 3; i++) {
+      const expected = await local.detect(picture(sizes[i][0], sizes[i][1], i + 1), sizes[i][0], sizes[i][1]);
+      expect(answers[i]).toEqual(expected);
+    }
+    expect(answers[0]).not.toEqual(answers[2]);
+  });
+
+  it("reports the model's own errors per request and keeps working", async () => {
+    await expect(thread.detect(new Uint8Array(10), 100, 100)).rejects.toThrow(/multiple of 32/);
+    const ok = await thread.detect(picture(256, 256, 4), 256, 256);
+    expect(ok).toHaveProperty("balls");
+  });
+
+  it("fails to start with the model's message when the model cannot be loaded", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "model-thread-"));
+    await expect(startModelThread(path.join(dir, "missing.onnx"))).rejects.toThrow(/does not exist/);
+    const junk = path.join(dir, "junk.onnx");
+    writeFileSync(junk, "not a model");
+    await expect(startModelThread(junk)).rejects.toThrow();
+  });
+
+  it("rejects what is still pending when closed, and everything after", async () => {
+    const other = await startModelThread(undefined, { threads: 1 });
+    const pending = expect(other.detect(picture(512, 320, 5), 512, 320)).rejects.toThrow(/closed/);
+    await other.close();
+    await pending;
+    await expect(other.detect(picture(256, 256, 5), 256, 256)).rejects.toThrow(/closed/);
+  });
+});
