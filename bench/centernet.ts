@@ -1,9 +1,10 @@
 // Per-frame time of the converted CenterNet (models/centernet.onnx) in onnxruntime-node, side by side in
 // one run: input size (whole frames at 512, crops at 384 and 256), intra-op threads, graph optimization
-// level, symbolic vs fixed input shape, and fetching the 128-channel feature map or not. Rounds are
+// level, symbolic vs fixed input shape, fetching the 128-channel feature map or not, and the heatmap's
+// classes (the 2 the runner reads, as shipped, or all 80). Rounds are
 // interleaved so machine load hits every configuration alike. Inputs are real frames (letterboxed to
 // each size) read from ../shared/realclips at run time; the model is built in memory by the converter.
-//   npm run bench:centernet -- [--rounds 10] [--per-round 3] [--sizes 512,384,256] [--threads 1,2] [--levels all,extended]
+//   npm run bench:centernet -- [--rounds 10] [--per-round 3] [--sizes 512,384,256] [--threads 1,2] [--levels all,extended] [--classes 2,80]
 import { existsSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
@@ -12,6 +13,7 @@ import { letterboxFor } from "../gpu-runner/media/decode.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
 import { createSession, type GraphOptimizationLevel } from "../gpu-runner/vision/session.ts";
 import { buildCenterNet, readCenterNetSource } from "../models/build-models.ts";
+import { COCO_CLASSES, RUNNER_CLASSES } from "../models/centernet/coco-classes.ts";
 import { printTable, runBench } from "./lib.ts";
 
 const args = process.argv.slice(2);
@@ -24,6 +26,7 @@ const perRound = Number(arg("per-round", "3"));
 const sizes = arg("sizes", "512,384,256").split(",").map(Number);
 const threadCounts = arg("threads", "1,2").split(",").map(Number);
 const levels = arg("levels", "all,extended").split(",") as GraphOptimizationLevel[];
+const classCounts = arg("classes", "2").split(",").map(Number);
 const CLIP = path.resolve("../shared/realclips/clips/jbardelli_arena_shot_a.mp4");
 const FRAME_TIMES = [0.5, 1.5, 2.5, 3.6, 4.5, 5.5];
 
@@ -47,21 +50,22 @@ interface Config {
   level: GraphOptimizationLevel;
   shape: "dynamic" | "fixed";
   feature: boolean;
+  classes: number;
   session: ort.InferenceSession;
   times: number[];
 }
 
 async function main() {
   const source = readCenterNetSource();
-  const dynamicModel = buildCenterNet([], source);
+  const classList = (n: number) => (n === COCO_CLASSES.length ? COCO_CLASSES : RUNNER_CLASSES);
   const inputs = new Map<number, Float32Array[]>();
   for (const s of sizes) inputs.set(s, await frames(s));
   const sessions = new Map<string, ort.InferenceSession>();
-  const session = async (shape: "dynamic" | "fixed", size: number, threads: number, level: GraphOptimizationLevel) => {
-    const key = `${shape}:${shape === "fixed" ? size : ""}:${threads}:${level}`;
+  const session = async (shape: "dynamic" | "fixed", size: number, threads: number, level: GraphOptimizationLevel, classes: number) => {
+    const key = `${shape}:${shape === "fixed" ? size : ""}:${threads}:${level}:${classes}`;
     let s = sessions.get(key);
     if (!s) {
-      const bytes = shape === "dynamic" ? dynamicModel : buildCenterNet([], source, { width: size, height: size });
+      const bytes = buildCenterNet([], source, shape === "fixed" ? { width: size, height: size } : undefined, classList(classes));
       sessions.set(key, (s = await createSession(bytes, { threads, optimizationLevel: level, log: () => {} })));
     }
     return s;
@@ -72,7 +76,8 @@ async function main() {
       for (const level of levels)
         for (const shape of ["dynamic", "fixed"] as const)
           for (const feature of [false, true])
-            configs.push({ size, threads, level, shape, feature, session: await session(shape, size, threads, level), times: [] });
+            for (const classes of classCounts)
+              configs.push({ size, threads, level, shape, feature, classes, session: await session(shape, size, threads, level, classes), times: [] });
 
   let next = 0;
   const runOnce = async (c: Config) => {
@@ -93,7 +98,7 @@ async function main() {
   const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)];
   const median = (xs: number[]) => quantile(xs, 0.5);
   const base = new Map<string, number>();
-  for (const c of configs) if (c.level === "all" && c.shape === "dynamic" && !c.feature) base.set(`${c.size}:${c.threads}`, median(c.times));
+  for (const c of configs) if (c.level === "all" && c.shape === "dynamic" && !c.feature && c.classes === classCounts[0]) base.set(`${c.size}:${c.threads}`, median(c.times));
   console.log(`\nbench/centernet: ${rounds * perRound} frames per configuration (real frames, letterboxed), onnxruntime-node ${ort.env.versions.common}, CPU\n`);
   printTable(
     configs.map((c) => ({
@@ -102,10 +107,11 @@ async function main() {
       level: c.level,
       shape: c.shape,
       fetch: c.feature ? "heatmap+wh+feature" : "heatmap+wh",
+      classes: c.classes,
       "median ms": median(c.times),
       // The fast tail: on a shared machine, other processes' load inflates the median, not this.
       "p10 ms": quantile(c.times, 0.1),
-      "vs all/dynamic/no feature (median)": `${(median(c.times) / base.get(`${c.size}:${c.threads}`)!).toFixed(2)}×`,
+      [`vs all/dynamic/no feature/${classCounts[0]} classes (median)`]: `${(median(c.times) / base.get(`${c.size}:${c.threads}`)!).toFixed(2)}×`,
     })),
   );
   for (const s of sessions.values()) await s.release();

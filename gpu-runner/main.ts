@@ -34,7 +34,8 @@ const USAGE = `Usage: npm run runner -- [options]
 Models (docs/analysis.md): the trained CenterNet built by npm ci is the default. A trained YOLO
 export at $HOOPS_MODEL_DIR/detector.onnx (or models/detector.onnx) wins over it. HOOPS_DETECTOR=
 synthetic-fixture selects the colour-filter fixture for the generated test games (never in
-production). HOOPS_EXECUTION_PROVIDER=cpu forces CPU; HOOPS_ORT_THREADS sets inference threads.
+production). HOOPS_EXECUTION_PROVIDER=cpu forces CPU; HOOPS_ORT_THREADS sets inference threads;
+HOOPS_MODEL_THREAD=off runs the real-footage model on the main thread instead of its own.
 
 First SIGTERM/SIGINT: stop claiming and finish current jobs. Second: cancel them and hand them back.
 `;

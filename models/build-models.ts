@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUNNER_CLASSES } from "./centernet/coco-classes.ts";
 import { convertCenterNet, type TfjsGraphModel } from "./centernet/convert.ts";
 import { loadHeadDefinitions, type HeadDefinition } from "./centernet/heads.ts";
 
@@ -49,12 +50,15 @@ export function buildCenterNet(
   heads: HeadDefinition[] = loadHeadDefinitions(DEFAULT_HEADS_DIR),
   source = readCenterNetSource(),
   fixedInputSize?: { width: number; height: number },
+  /** Heatmap classes kept (all 80 for comparing with the TF.js graph). */
+  classes: readonly string[] = RUNNER_CLASSES,
 ): Uint8Array {
   return convertCenterNet({
     graph: source.graph,
     weightData: source.weightData,
     heads,
     fixedInputSize,
+    classes,
     source: {
       package: `${CENTERNET_PACKAGE}@${source.version}`,
       files: ["models/centernet.json", ...source.graph.weightsManifest.flatMap((g) => g.paths.map((p) => `models/${p}`))],

@@ -29,8 +29,6 @@ export interface DecodeThresholds {
 
 export const DEFAULT_THRESHOLDS: DecodeThresholds = { person: 0.3, ball: 0.15, cocoBall: 0.2, rim: 0.05, maxRims: 4 };
 
-const PERSON = 0;
-const SPORTS_BALL = 32;
 
 export interface BasketballModel {
   detect(rgb: Uint8Array, width: number, height: number, want?: { persons?: boolean; balls?: boolean; rims?: boolean }): Promise<BasketballObjects>;
@@ -41,11 +39,12 @@ export async function loadBasketballModel(modelPath?: string, opts: CenterNetOpt
   for (const head of ["ball", "rim", "rim_size"])
     if (!net.headNames.includes(head)) throw new Error(`${net.modelPath} has no "${head}" head: rebuild it with npm run models:build (models/heads/*.json)`);
   const thr = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  const channels = heatmapChannels(net.classes);
   return {
     net,
     async detect(rgb, width, height, want = { persons: true, balls: true, rims: true }) {
       const out = await net.run(rgb, width, height);
-      return decodeBasketball(out, net.stride, thr, want);
+      return decodeBasketball(out, net.stride, thr, want, channels);
     },
   };
 }
@@ -59,18 +58,39 @@ function refine(plane: Float32Array, gw: number, gh: number, x: number, y: numbe
   return [x + Math.max(-0.5, Math.min(0.5, dx)), y + Math.max(-0.5, Math.min(0.5, dy))];
 }
 
-export function decodeBasketball(out: CenterNetOutput, stride: number, thr: DecodeThresholds, want: { persons?: boolean; balls?: boolean; rims?: boolean }): BasketballObjects {
+/** Where the two COCO classes the runner reads sit in a model's heatmap (all 80 classes, or only those two). */
+export interface HeatmapChannels {
+  person: number;
+  sportsBall: number;
+}
+
+/** COCO's own order: a model built with every class. */
+export const COCO_HEATMAP_CHANNELS: HeatmapChannels = { person: 0, sportsBall: 32 };
+
+export function heatmapChannels(classes: readonly string[]): HeatmapChannels {
+  const person = classes.indexOf("person"), sportsBall = classes.indexOf("sports ball");
+  if (person < 0 || sportsBall < 0) throw new Error(`the model's heatmap has no "person" or "sports ball" class (classes: ${classes.join(", ")}): rebuild it with npm run models:build`);
+  return { person, sportsBall };
+}
+
+export function decodeBasketball(
+  out: CenterNetOutput,
+  stride: number,
+  thr: DecodeThresholds,
+  want: { persons?: boolean; balls?: boolean; rims?: boolean },
+  channels: HeatmapChannels = COCO_HEATMAP_CHANNELS,
+): BasketballObjects {
   const { gridW: gw, gridH: gh } = out;
   const result: BasketballObjects = { persons: [], balls: [], rims: [] };
   const fromBox = (b: [number, number, number, number], score: number): Candidate => ({ cx: (b[0] + b[2]) / 2, cy: (b[1] + b[3]) / 2, w: b[2] - b[0], h: b[3] - b[1], score });
   if (want.persons) {
-    const plane = channelPlane(out.heatmap, PERSON, gw, gh);
+    const plane = channelPlane(out.heatmap, channels.person, gw, gh);
     result.persons = peaks(plane, gw, gh, thr.person, 40).map((p) => fromBox(boxAt(out, p.x, p.y, stride), p.score));
   }
   if (want.balls) {
     // Our head first; COCO's sports ball adds balls where the head is silent (a cell or more away).
     const head = channelPlane(out.heads.ball, 0, gw, gh);
-    const coco = channelPlane(out.heatmap, SPORTS_BALL, gw, gh);
+    const coco = channelPlane(out.heatmap, channels.sportsBall, gw, gh);
     const found: Candidate[] = [];
     const ballSize = out.heads.ball_size;
     for (const p of peaks(head, gw, gh, thr.ball, 20)) {

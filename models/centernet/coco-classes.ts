@@ -16,3 +16,6 @@ export const COCO_CLASSES = [
 
 export const PERSON_CHANNEL = COCO_CLASSES.indexOf("person");
 export const SPORTS_BALL_CHANNEL = COCO_CLASSES.indexOf("sports ball");
+
+/** The heatmap channels the runner reads (vision/basketball.ts): the shipped model keeps only these. */
+export const RUNNER_CLASSES = ["person", "sports ball"] as const;

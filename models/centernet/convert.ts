@@ -130,6 +130,13 @@ export interface ConvertOptions {
    * only the declared shapes change (bench/centernet.ts compares the two).
    */
   fixedInputSize?: { width: number; height: number };
+  /**
+   * The heatmap channels to keep, by COCO class name, in this order (default: all 80). The runner
+   * reads two of them; every channel costs a filter of the last convolution, its sigmoid and its copy
+   * out of the graph at stride 4, so the shipped model keeps only those two (bench figures in
+   * docs/analysis.md). A kept channel's values are those of the full model.
+   */
+  classes?: readonly string[];
 }
 
 /** Builds the ONNX model. Pure: the same inputs give byte-identical output. */
@@ -156,6 +163,11 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
   if (featureShape.channels !== FEATURE_CHANNELS || featureShape.h * CENTERNET_STRIDE !== conv.inputSize.h)
     throw new Error(`feature map is ${featureShape.channels} channels at stride ${conv.inputSize.h / featureShape.h}, expected ${FEATURE_CHANNELS} at ${CENTERNET_STRIDE}`);
 
+  const classes = opts.classes ?? COCO_CLASSES;
+  if (!classes.length || classes.some((c) => !(COCO_CLASSES as readonly string[]).includes(c)) || new Set(classes).size !== classes.length)
+    throw new Error(`heatmap classes must be distinct COCO class names, got ${JSON.stringify(classes)}`);
+  if (classes.length < COCO_CLASSES.length) keepHeatmapChannels(g, classes.map((c) => (COCO_CLASSES as readonly string[]).indexOf(c)));
+
   const heads = opts.heads ?? [];
   const headOutputs: { name: string; channels: number }[] = [];
   for (const head of heads) {
@@ -175,7 +187,7 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
     throw new Error(`fixed input size ${fixed.width}×${fixed.height} is not a multiple of 32`);
   const grid = (c: number) => (fixed ? [1, c, fixed.height / CENTERNET_STRIDE, fixed.width / CENTERNET_STRIDE] : [1, c, "grid_height", "grid_width"]);
   const outputList = [
-    { name: "heatmap", channels: COCO_CLASSES.length, description: "class scores after sigmoid; channel order = classes" },
+    { name: "heatmap", channels: classes.length, description: "class scores after sigmoid; channel order = classes" },
     { name: "wh", channels: 4, description: "left, top, right, bottom distances from the cell centre (4x, 4y) in input pixels" },
     { name: "feature", channels: FEATURE_CHANNELS, description: "shared feature map before the class and size heads (values >= 0)" },
     ...headOutputs.map((h) => ({ name: h.name, channels: h.channels, description: heads.find((d) => d.name === h.name)?.description ?? "extra head" })),
@@ -195,7 +207,7 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
         : "images: float32 NHWC [1, H, W, 3], RGB 0-255, H and W multiples of 32",
       outputs: JSON.stringify(outputList),
       stride: String(CENTERNET_STRIDE),
-      classes: JSON.stringify(COCO_CLASSES),
+      classes: JSON.stringify(classes),
       heads: JSON.stringify(heads.map((h) => ({ name: h.name, description: h.description ?? null, attribution: h.attribution ?? null }))),
       source: `${opts.source.package} ${opts.source.files.join(" + ")}`,
       source_graph_sha256: sha256(JSON.stringify(graph)),
@@ -205,6 +217,27 @@ export function convertCenterNet(opts: ConvertOptions): Uint8Array {
       converter: "models/centernet/convert.ts",
     },
   });
+}
+
+/**
+ * Cuts the heatmap's last convolution (feature → 80 class channels, then the sigmoid) down to the
+ * given channels: its filters and biases are sliced, everything before it is untouched.
+ */
+function keepHeatmapChannels(g: GraphBuilder, channels: number[]): void {
+  const producer = (tensor: string) => g.nodes.find((n) => n.output?.includes(tensor));
+  const sigmoid = producer("heatmap");
+  const conv = sigmoid?.opType === "Sigmoid" ? producer(sigmoid.input![0]) : undefined;
+  if (conv?.opType !== "Conv" || conv.input?.length !== 3) throw new Error("heatmap is not Sigmoid(Conv(…)) as expected: cannot keep only some classes");
+  for (const name of conv.input.slice(1)) {
+    const init = g.initializers.find((t) => t.name === name);
+    if (!init?.rawData || Number(init.dims![0]) !== COCO_CLASSES.length) throw new Error(`${name}: not a per-class initializer`);
+    const all = new Float32Array(init.rawData.slice().buffer);
+    const per = all.length / COCO_CLASSES.length;
+    const kept = new Float32Array(channels.length * per);
+    channels.forEach((c, k) => kept.set(all.subarray(c * per, (c + 1) * per), k * per));
+    init.dims![0] = channels.length;
+    init.rawData = new Uint8Array(kept.buffer);
+  }
 }
 
 function tensorRef(input: string): { node: string; index: number } {

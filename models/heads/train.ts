@@ -9,7 +9,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
+import { heatmapChannels } from "../../gpu-runner/vision/basketball.ts";
 import { cropResize } from "../../gpu-runner/vision/image.ts";
+import { readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
 import { decodeImages, IMAGE_SIZE, loadDataset, type DatasetImage, type LabelBox } from "./dataset.ts";
 import { Adam, focalLoss, forward, initMlp, rng, toHeadJson, trainStep, type MlpWeights } from "./mlp.ts";
 
@@ -17,7 +19,8 @@ const INPUT = 512;
 const STRIDE = 4;
 const GRID = INPUT / STRIDE;
 const CHANNELS = 128;
-const SPORTS_BALL = 32;
+/** COCO's "sports ball" channel in the base model's heatmap (32 of 80; the shipped model keeps only person and sports ball): set from its metadata. */
+let SPORTS_BALL = 32;
 
 const args = process.argv.slice(2);
 const arg = (k: string, d: string) => {
@@ -113,6 +116,7 @@ interface PassSamples {
 class Extractor {
   private constructor(private readonly session: ort.InferenceSession) {}
   static async open(model: string) {
+    SPORTS_BALL = heatmapChannels(JSON.parse((await readModelInfo(model)).metadata.classes ?? "[]")).sportsBall;
     return new Extractor(await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }));
   }
   async run(rgb: Uint8Array): Promise<{ feature: Float32Array; heat: Float32Array }> {

@@ -15,7 +15,7 @@ import { runTool } from "../../gpu-runner/media/run.ts";
 import { boxAt, channelPlane, loadCenterNet, peaks, type CenterNet } from "../../gpu-runner/vision/centernet.ts";
 import { readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
 import { buildCenterNet, DEFAULT_CENTERNET_PATH, readCenterNetSource, type CenterNetSourceFiles } from "../../models/build-models.ts";
-import { COCO_CLASSES, PERSON_CHANNEL, SPORTS_BALL_CHANNEL } from "../../models/centernet/coco-classes.ts";
+import { COCO_CLASSES, PERSON_CHANNEL, RUNNER_CLASSES, SPORTS_BALL_CHANNEL } from "../../models/centernet/coco-classes.ts";
 import type { TfjsGraphModel } from "../../models/centernet/convert.ts";
 import { HeadDefinitionSchema, loadHeadDefinitions, type HeadDefinition } from "../../models/centernet/heads.ts";
 
@@ -156,7 +156,7 @@ beforeAll(async () => {
   reference512 = await tfjsReference(source);
   // The converter's output as of now (not the file npm ci built earlier; a test below ties the two).
   const modelPath = path.join(mkdtempSync(path.join(os.tmpdir(), "centernet-")), "centernet.onnx");
-  writeFileSync(modelPath, buildCenterNet([]));
+  writeFileSync(modelPath, buildCenterNet([], source, undefined, COCO_CLASSES));
   centernet = await loadCenterNet(modelPath, { withFeature: true, threads: 2 });
 });
 
@@ -223,6 +223,27 @@ describe("CenterNet conversion", () => {
     expect(info.metadata.license).toMatch(/MIT/);
     expect(info.metadata.license).toMatch(/CC BY 4\.0/);
     expect(centernet.classes).toEqual([...COCO_CLASSES]);
+  });
+
+  it("ships only the heatmap classes the runner reads, each channel exactly the full model's", async () => {
+    const shipped = await loadCenterNet(DEFAULT_CENTERNET_PATH, { threads: 2 });
+    try {
+      expect(shipped.classes).toEqual([...RUNNER_CLASSES]);
+      for (const [W, H] of [[512, 320], [256, 256]]) {
+        const rgb = syntheticImage(2, W, H);
+        const [full, small] = [await centernet.run(rgb, W, H), await shipped.run(rgb, W, H)];
+        const n = full.gridW * full.gridH;
+        expect(small.heatmap).toHaveLength(RUNNER_CLASSES.length * n);
+        RUNNER_CLASSES.forEach((name, k) => {
+          const c = COCO_CLASSES.indexOf(name);
+          expect(maxDiff(full.heatmap.subarray(c * n, (c + 1) * n), small.heatmap.subarray(k * n, (k + 1) * n), 1, 1, n).diff).toBeLessThan(1e-6);
+        });
+        expect(maxDiff(full.wh, small.wh, 1, 1, full.wh.length).diff).toBe(0);
+      }
+    } finally {
+      await shipped.release();
+    }
+    expect(() => buildCenterNet([], source, undefined, ["person", "basketball hoop"])).toThrow(/distinct COCO class names/);
   });
 
   it("matches the TF.js reference on synthetic 512×512 images, and its decode matches the graph's detections", async () => {
@@ -326,7 +347,7 @@ describe("extra heads", () => {
     const head = tinyHead();
     const dir = mkdtempSync(path.join(os.tmpdir(), "centernet-heads-"));
     const modelPath = path.join(dir, "centernet.onnx");
-    writeFileSync(modelPath, buildCenterNet([head]));
+    writeFileSync(modelPath, buildCenterNet([head], source, undefined, COCO_CLASSES));
     const model = await loadCenterNet(modelPath, { withFeature: true, threads: 2 });
     try {
       expect(model.headNames).toEqual(["probe"]);
