@@ -209,13 +209,18 @@ export async function verifyRims(tracks: RimTrack[], stills: number[], look: Loo
 }
 
 /**
- * A rim hangs 3.05 m up, about 6.8 of its own widths above the floor. A person at the rim's depth
- * (about four rim widths tall) therefore stands with their feet well below it; a "rim" at the
- * height of such a person's chest or feet is a red shirt, a floor logo or a TV graphic.
+ * A rim hangs 3.05 m up, about 6.8 of its own widths and 1.6 heights of a grown player above the
+ * floor. A person at the rim's depth (about four rim widths tall) therefore stands with their feet
+ * well below it; a "rim" at the height of such a person's chest or feet is a red shirt, a floor logo,
+ * a court line's curve or a TV graphic. Both measures must agree, each with a wide margin for the
+ * camera's tilt and for people a little nearer or farther than the rim: more than 3 rim widths and
+ * more than 1.1 person heights (a ring about 2 m up) from the ring down to the people's feet.
  */
 export function plausibleHeight(rim: Box, persons: Box[]): boolean {
   const sameDepth = persons.filter((p) => p.h > 2.5 * rim.w && p.h < 7 * rim.w);
   if (sameDepth.length < 2) return true;
-  const drops = sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w).sort((a, b) => a - b);
-  return drops[drops.length >> 1] > 3;
+  const middle = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  const inRimWidths = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w));
+  const inPersonHeights = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / p.h));
+  return inRimWidths > 3 && inPersonHeights > 1.1;
 }

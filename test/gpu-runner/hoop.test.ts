@@ -59,4 +59,12 @@ describe("closer looks at rim candidates", () => {
     // People far nearer or farther than the rim say nothing about its height.
     expect(plausibleHeight({ cx: 320, cy: 380, w: 10, h: 3 }, persons)).toBe(true);
   });
+
+  it("rejects a 'rim' less than about 2 m above the people's feet even where it is several rim widths up (a court line's curve)", () => {
+    const persons = [{ cx: 300, cy: 400, w: 60, h: 180 }, { cx: 500, cy: 410, w: 60, h: 170 }];
+    // 3.6 rim widths but only 0.9 person heights above their feet.
+    expect(plausibleHeight({ cx: 320, cy: 330, w: 45, h: 12 }, persons)).toBe(false);
+    // 1.5 person heights up: a rim.
+    expect(plausibleHeight({ cx: 320, cy: 225, w: 45, h: 12 }, persons)).toBe(true);
+  });
 });

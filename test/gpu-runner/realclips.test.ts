@@ -17,7 +17,8 @@ describe("real footage with the default detector", () => {
     expect(existsSync(path.join(REALCLIPS_DIR, "manifest.json")), `no real clips at ${REALCLIPS_DIR}`).toBe(true);
   });
 
-  for (const name of ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot"]) {
+  // The last one: a close-up where the detector loses the ball just before it falls past the ring.
+  for (const name of ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "sujay_rim_miss_0505"]) {
     it(`${name}: attempts and makes within one of the labels`, async () => {
       const clip = readManifest().find((c) => c.file.includes(name))!;
       const r = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, name), options: {} });
@@ -35,12 +36,12 @@ describe("real footage with the default detector", () => {
     });
   }
 
-  it("a broadcast close-up without a hoop in view gives no shots (never invented ones)", async () => {
+  it("a broadcast close-up without a hoop in view fails no_hoops (a court line's curve is not a rim)", async () => {
     const clip = readManifest().find((c) => c.file.includes("brettfazio_broadcast_dribble_nohoop"))!;
     const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, "nohoop"), options: {} }).then(
       (r) => `processed with ${r.shots.length} shots`,
       (e) => (e instanceof AnalysisError ? e.code : String(e)),
     );
-    expect(["no_hoops", "no_shots"]).toContain(outcome);
+    expect(outcome).toBe("no_hoops");
   });
 });
