@@ -8,7 +8,10 @@ import { Worker } from "node:worker_threads";
 import type { BasketballModel, BasketballObjects, DecodeThresholds } from "./basketball.ts";
 import type { CenterNetOptions } from "./centernet.ts";
 
+export type ThreadRequest = DetectRequest | { type: "close" };
+
 export interface DetectRequest {
+  type: "detect";
   id: number;
   rgb: Uint8Array;
   width: number;
@@ -31,6 +34,7 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
   const worker = new Worker(new URL("./model-thread-boot.mjs", import.meta.url), {
     workerData: { entry: new URL("./model-thread-worker.ts", import.meta.url).href, modelPath, options },
   });
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   const pending = new Map<number, { resolve: (r: BasketballObjects) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let dead: Error | null = null;
@@ -64,10 +68,18 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
       failAll(e);
     });
   });
+  // The thread ends by itself after a failed start or a "close" (model-thread-worker.ts); it is only
+  // terminated if it does not within a minute (a stuck run), which may take the process with it.
+  const ended = async () => {
+    const timer = setTimeout(() => void worker.terminate(), 60_000);
+    timer.unref();
+    await exited;
+    clearTimeout(timer);
+  };
   try {
     await ready;
   } catch (e) {
-    await worker.terminate();
+    await ended();
     throw e;
   }
   holdWhileBusy();
@@ -79,12 +91,17 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
       const id = nextId++;
       const result = new Promise<BasketballObjects>((resolve, reject) => pending.set(id, { resolve, reject }));
       holdWhileBusy();
-      worker.postMessage({ id, rgb: copy, width, height, want } satisfies DetectRequest, [copy.buffer]);
+      worker.postMessage({ type: "detect", id, rgb: copy, width, height, want } satisfies DetectRequest, [copy.buffer]);
       return result;
     },
     async close() {
-      failAll(new Error("model thread closed"));
-      await worker.terminate();
+      if (!dead) {
+        failAll(new Error("model thread closed"));
+        // Held until it has ended, so a caller awaiting close() sees it through.
+        worker.ref();
+        worker.postMessage({ type: "close" } satisfies ThreadRequest);
+      }
+      await ended();
     },
   };
 }
