@@ -19,8 +19,6 @@ const INPUT = 512;
 const STRIDE = 4;
 const GRID = INPUT / STRIDE;
 const CHANNELS = 128;
-/** COCO's "sports ball" channel in the base model's heatmap (32 of 80; the shipped model keeps only person and sports ball): set from its metadata. */
-let SPORTS_BALL = 32;
 
 const args = process.argv.slice(2);
 const arg = (k: string, d: string) => {
@@ -114,16 +112,22 @@ interface PassSamples {
 }
 
 class Extractor {
-  private constructor(private readonly session: ort.InferenceSession) {}
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    /** COCO's "sports ball" channel in the base model's heatmap (32 of all 80; 1 in the shipped model, which keeps person and sports ball). */
+    private readonly sportsBall: number,
+  ) {}
   static async open(model: string) {
-    SPORTS_BALL = heatmapChannels(JSON.parse((await readModelInfo(model)).metadata.classes ?? "[]")).sportsBall;
-    return new Extractor(await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }));
+    const { sportsBall } = heatmapChannels(JSON.parse((await readModelInfo(model)).metadata.classes ?? "[]"));
+    return new Extractor(await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: "all" }), sportsBall);
   }
-  async run(rgb: Uint8Array): Promise<{ feature: Float32Array; heat: Float32Array }> {
+  /** The feature map and COCO's "sports ball" scores (one GRID×GRID plane). */
+  async run(rgb: Uint8Array): Promise<{ feature: Float32Array; ballHeat: Float32Array }> {
     const input = new Float32Array(rgb.length);
     for (let i = 0; i < rgb.length; i++) input[i] = rgb[i];
     const out = await this.session.run({ images: new ort.Tensor("float32", input, [1, INPUT, INPUT, 3]) }, ["feature", "heatmap"]);
-    return { feature: out.feature.data as Float32Array, heat: out.heatmap.data as Float32Array };
+    const plane = GRID * GRID;
+    return { feature: out.feature.data as Float32Array, ballHeat: (out.heatmap.data as Float32Array).subarray(this.sportsBall * plane, (this.sportsBall + 1) * plane) };
   }
 }
 
@@ -131,14 +135,14 @@ class Extractor {
  * Keeps every cell near an object (target > 0.02), the cells where COCO's "sports ball" fires
  * away from any labelled ball (hard negatives for the ball head), and random negatives.
  */
-function samplePass(feature: Float32Array, heat: Float32Array, target: Float32Array, size: Float32Array | null, valid: (cell: number) => boolean, hardFromCoco: boolean, r: () => number): PassSamples {
+function samplePass(feature: Float32Array, ballHeat: Float32Array, target: Float32Array, size: Float32Array | null, valid: (cell: number) => boolean, hardFromCoco: boolean, r: () => number): PassSamples {
   const cells: number[] = [];
   const plane = GRID * GRID;
   for (let c = 0; c < plane; c++) if (target[c] > 0.02 && valid(c)) cells.push(c);
   if (hardFromCoco) {
     const hard: number[] = [];
-    for (let c = 0; c < plane; c++) if (heat[SPORTS_BALL * plane + c] > 0.05 && target[c] <= 0.02 && valid(c)) hard.push(c);
-    hard.sort((a, b) => heat[SPORTS_BALL * plane + b] - heat[SPORTS_BALL * plane + a]);
+    for (let c = 0; c < plane; c++) if (ballHeat[c] > 0.05 && target[c] <= 0.02 && valid(c)) hard.push(c);
+    hard.sort((a, b) => ballHeat[b] - ballHeat[a]);
     cells.push(...hard.slice(0, 40));
   }
   for (let k = 0; k < NEGATIVES_PER_PASS; k++) {
@@ -238,7 +242,7 @@ async function extract(task: Task, images: DatasetImage[], extractor: Extractor,
   const t0 = performance.now();
   for (const p of ps) {
     const { rgb, boxes, tiles } = compose(p.tiles.map((im) => ({ image: im, rgb: rgbByFile.get(im.file)! })), p.k, r);
-    const { feature, heat } = await extractor.run(rgb);
+    const { feature, ballHeat } = await extractor.run(rgb);
     const objects = boxes.filter((b) => b.cls === task).map((b) => (task === "rim" ? ringOf(b) : b));
     const target = heatmap(objects);
     // Only tiles whose labels are complete for this task count; padding between them is a fair negative.
@@ -250,7 +254,7 @@ async function extract(task: Task, images: DatasetImage[], extractor: Extractor,
       const t = tileOf(c);
       return !t || (task === "rim" ? t.image.rimExhaustive : t.image.ballLabelled);
     };
-    out.push(samplePass(feature, heat, target, task === "rim" ? sizeTargets(objects) : null, valid, task === "ball", r));
+    out.push(samplePass(feature, ballHeat, target, task === "rim" ? sizeTargets(objects) : null, valid, task === "ball", r));
     if (++done % 200 === 0) console.error(`[train] ${task}: ${done}/${ps.length} canvases (${((performance.now() - t0) / done).toFixed(0)} ms each)`);
   }
   return out;
@@ -384,7 +388,7 @@ async function evaluate(split: "val" | "test", images: DatasetImage[], heads: { 
     for (let i = 0; i + k * k <= pool.length; i += k * k) {
       const tiles = pool.slice(i, i + k * k);
       const { rgb, boxes, tiles: placed } = compose(tiles.map((im) => ({ image: im, rgb: rgbByFile.get(im.file)! })), k, r);
-      const { feature, heat } = await extractor.run(rgb);
+      const { feature, ballHeat } = await extractor.run(rgb);
       const plane = GRID * GRID;
       // Rim: per single-rim exhaustive tile, the top peak inside the tile within one rim width of the ring.
       const rimMap = applyHead(heads.rim, feature, plane).map(sigmoid);
@@ -412,7 +416,7 @@ async function evaluate(split: "val" | "test", images: DatasetImage[], heads: { 
           }
         });
       score(peaks(applyHead(heads.ball, feature, plane).map(sigmoid), 0.05, 50), headHits, headFalse);
-      score(peaks(heat.subarray(SPORTS_BALL * plane, (SPORTS_BALL + 1) * plane), 0.05, 50), cocoHits, cocoFalse);
+      score(peaks(ballHeat, 0.05, 50), cocoHits, cocoFalse);
     }
     rows.push({ split, mosaic: `${k}×${k}`, "rim top-1 right": `${rimTop1}/${rimImgs}`, ...Object.fromEntries(thresholds.flatMap((thr, ti) => [[`ball R/FPI @${thr} head`, `${(headHits[ti] / Math.max(1, balls)).toFixed(2)} / ${(headFalse[ti] / Math.max(1, ballImgs)).toFixed(2)}`], [`coco @${thr}`, `${(cocoHits[ti] / Math.max(1, balls)).toFixed(2)} / ${(cocoFalse[ti] / Math.max(1, ballImgs)).toFixed(2)}`]])) });
   }
