@@ -79,11 +79,17 @@ function cached<T>(get: () => Promise<T> | null, set: (p: Promise<T> | null) => 
 function getYoloDetector(modelPath: string): Promise<Detector> {
   return cached(() => yoloDetectors.get(modelPath) ?? null, (p) => (p ? yoloDetectors.set(modelPath, p) : yoloDetectors.delete(modelPath)), () => loadYoloDetector(modelPath));
 }
-function getBasketballModel(): Promise<BasketballModel> {
+async function getBasketballModel(): Promise<BasketballModel> {
   // On its own thread, so that decoding and the regions' preparation go on while it works
   // (vision/model-thread.ts); HOOPS_MODEL_THREAD=off keeps it on this one (profiling, comparison).
   const load = () => (process.env.HOOPS_MODEL_THREAD === "off" ? loadBasketballModel() : startModelThread());
-  return cached(() => basketballModel, (p) => (basketballModel = p), load);
+  const model = await cached(() => basketballModel, (p) => (basketballModel = p), load);
+  // A thread that died (out of memory, a native fault) would fail every later job: start a new one.
+  if ("usable" in model && !model.usable) {
+    basketballModel = null;
+    return cached(() => basketballModel, (p) => (basketballModel = p), load);
+  }
+  return model;
 }
 function getReader(): Promise<JerseyReader> {
   return cached(() => readerPromise, (p) => (readerPromise = p), () => loadJerseyReader());

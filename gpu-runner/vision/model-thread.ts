@@ -25,6 +25,8 @@ export type ThreadMessage =
   | { type: "result"; id: number; result?: BasketballObjects; error?: string };
 
 export interface ModelThread extends BasketballModel {
+  /** False once closed or once the thread has died: every detect() then fails at once. */
+  readonly usable: boolean;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,9 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
   }
   holdWhileBusy();
   return {
+    get usable() {
+      return !dead;
+    },
     detect(rgb, width, height, want) {
       if (dead) return Promise.reject(dead);
       // A copy goes over (its memory moves to the thread): callers reuse their buffers at once.

@@ -23,6 +23,7 @@ describe("model thread", () => {
   let local: BasketballModel;
   beforeAll(async () => {
     [thread, local] = await Promise.all([startModelThread(undefined, { threads: 1 }), loadBasketballModel(undefined, { threads: 1, log: () => {} })]);
+    expect(thread.usable).toBe(true);
   });
   afterAll(() => thread?.close());
 
@@ -72,6 +73,7 @@ describe("model thread", () => {
       for (const o of outcomes) if (o.status === "rejected") expect(String(o.reason)).toMatch(/closed/);
       expect(outcomes[2].status).toBe("rejected");
       await expect(other.detect(picture(256, 256, 5), 256, 256)).rejects.toThrow(/closed/);
+      expect(other.usable).toBe(false);
       await other.close();
     }
   });
