@@ -415,6 +415,54 @@ describe("release", () => {
   });
 });
 
+describe("session and job agree", () => {
+  // The pairs docs/sessions.md lists: a job waiting (pending, ready) ⇔ session queued, leased ⇔ processing,
+  // done ⇔ processed, failed ⇔ failed.
+  const SESSION_OF_JOB: Record<string, string> = { pending: "queued", ready: "queued", leased: "processing", done: "processed", failed: "failed" };
+  async function expectPair(seed: { sessionId: string; jobId: string }, jobStatus: string) {
+    const job = await jobRow(seed.jobId);
+    const session = await row(seed.sessionId);
+    expect({ job: job.status, session: session.status }).toEqual({ job: jobStatus, session: SESSION_OF_JOB[jobStatus] });
+  }
+
+  it("after every runner call: claim, heartbeat, release (back to queued), claim again, complete", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await expectPair(seed, "pending");
+    await prepare(seed);
+    await expectPair(seed, "ready");
+    const first = await claim();
+    await expectPair(seed, "leased");
+    expect((await runner(`/jobs/${first.id}/heartbeat`, { lease_id: first.lease.id, stage: "download" })).status).toBe(200);
+    await expectPair(seed, "leased");
+    expect((await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id, reason: "shutdown" })).status).toBe(200);
+    await expectPair(seed, "ready");
+    // A stale release changes neither.
+    await expectError(await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id }), 409, "lease_lost");
+    await expectPair(seed, "ready");
+    const second = await claim();
+    expect(second.id).toBe(seed.jobId);
+    await expectPair(seed, "leased");
+    await storeOutputs(seed.sessionId, resultFor(30));
+    expect((await runner(`/jobs/${second.id}/complete`, { lease_id: second.lease.id, result: resultFor(30) })).status).toBe(200);
+    await expectPair(seed, "done");
+  });
+
+  it("after every runner call: claim, release, claim, fail", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const first = await claim();
+    await expectPair(seed, "leased");
+    expect((await runner(`/jobs/${first.id}/release`, { lease_id: first.lease.id })).status).toBe(200);
+    await expectPair(seed, "ready");
+    const second = await claim();
+    await expectPair(seed, "leased");
+    expect((await runner(`/jobs/${second.id}/fail`, { lease_id: second.lease.id, code: "no_hoops", message: "no hoop" })).status).toBe(200);
+    await expectPair(seed, "failed");
+  });
+});
+
 describe("stranded jobs", () => {
   it("re-sends the prepare message of a job left pending by a lost queue send, once", async () => {
     const org = await createOrg({ creditsCents: 5000 });

@@ -409,23 +409,34 @@ export async function failJob(deps: LifecycleDeps, jobId: string, leaseId: strin
 /**
  * A runner hands a job back (shutting down). The job is claimable again at
  * once, and the hand-back does not count as one of its MAX_ATTEMPTS: only
- * leases that expire (a runner that vanished) do.
+ * leases that expire (a runner that vanished) do. The session goes back to
+ * `queued` in the same transaction: a `ready` job is waiting, and so is its
+ * session (the pairs are listed in docs/sessions.md).
  */
 export async function releaseJob(deps: LifecycleDeps, jobId: string, leaseId: string): Promise<void> {
-  const [row] = await deps.db
-    .update(jobs)
-    .set({
-      status: "ready",
-      leaseId: null,
-      leaseExpiresAt: null,
-      runnerTokenId: null,
-      attempts: sql`max(${jobs.attempts} - 1, 0)`,
-      progressStage: "released",
-      updated: deps.now(),
-    })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))
-    .returning({ id: jobs.id });
-  if (!row) await requireLease(deps, jobId, leaseId);
+  const now = deps.now();
+  const holdsLease = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND lease_id = ${leaseId} AND status = 'leased')`;
+  const [, released] = await deps.db.batch([
+    // First, while the lease is still there to check.
+    deps.db
+      .update(sessions)
+      .set({ status: "queued", updated: now })
+      .where(and(sql`${sessions.id} = (SELECT session_id FROM jobs WHERE id = ${jobId})`, eq(sessions.status, "processing"), holdsLease)),
+    deps.db
+      .update(jobs)
+      .set({
+        status: "ready",
+        leaseId: null,
+        leaseExpiresAt: null,
+        runnerTokenId: null,
+        attempts: sql`max(${jobs.attempts} - 1, 0)`,
+        progressStage: "released",
+        updated: now,
+      })
+      .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))
+      .returning({ id: jobs.id }),
+  ]);
+  if (released.length === 0) await requireLease(deps, jobId, leaseId);
 }
 
 /** Asks the runner holding a job to stop (answered on its next heartbeat). */
