@@ -174,7 +174,7 @@ describe("GET /v1/usage", () => {
     expect(page2.has_more).toBe(false);
 
     await expectError(await call("/v1/usage?status=pending", { key: org.key }), 400, "parameter_invalid", "status");
-    await expectError(await call(`/v1/usage?starting_after=${page1.data[0].id}`, { key: other.key }), 404, "resource_missing", "starting_after");
+    await expectError(await call(`/v1/usage?starting_after=${page1.data[0].id}`, { key: other.key }), 400, "parameter_invalid", "starting_after");
   });
 });
 

@@ -152,7 +152,7 @@ describe("GET /v1/sessions", () => {
     await expectError(await get(org, "/v1/sessions?limit=101"), 400, "parameter_invalid", "limit");
     await expectError(await get(org, "/v1/sessions?status=done"), 400, "parameter_invalid", "status");
     expect(((await (await get(other, "/v1/sessions")).json()) as any).total_count).toBe(0);
-    await expectError(await get(other, `/v1/sessions?starting_after=${page.data[0].id}`), 404, "resource_missing", "starting_after");
+    await expectError(await get(other, `/v1/sessions?starting_after=${page.data[0].id}`), 400, "parameter_invalid", "starting_after");
   });
 });
 

@@ -13,7 +13,7 @@ import { buildServices } from "../../worker/middleware/services";
 import { HttpClient } from "../../worker/services/http-client";
 import { handleWebhookBatch, handleWebhookDeadLetterBatch, queueDelay, type WebhookConsumerDeps } from "../../worker/queues/webhooks";
 import { emitEvent, type EventObject } from "../../worker/services/events";
-import { DISABLED_REASON, disableFailingEndpoints, RETRY_DELAYS_SECONDS } from "../../worker/services/webhooks";
+import { DISABLED_REASON, disableFailingEndpoints, MAX_ENDPOINTS_PER_ORGANIZATION, RETRY_DELAYS_SECONDS } from "../../worker/services/webhooks";
 import { admin, call, createOrg, expectError, OPERATOR_TOKEN, setDnsAnswer, type TestOrg } from "./helpers";
 
 const RECEIVER = inject("webhookReceiverUrl");
@@ -162,6 +162,22 @@ describe("webhook endpoints", () => {
     expect(seen).toHaveLength(3);
     const created = [...first.data, ...second.data].map((e: any) => e.created);
     expect(created).toEqual([...created].sort((a, b) => b - a));
+  });
+
+  it("allows at most 16 endpoints per organization: the 17th is a clear 400; deleting one makes room", async () => {
+    const org = await createOrg();
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ORGANIZATION; i++) ids.push((await createEndpoint(org, `${RECEIVER}/in/${newInbox()}`)).id);
+    expect(MAX_ENDPOINTS_PER_ORGANIZATION).toBe(16);
+    const refused = await call("/v1/webhook_endpoints", { method: "POST", key: org.key, json: { url: `${RECEIVER}/in/${newInbox()}` } });
+    const error = await expectError(refused, 400, "parameter_invalid", "url");
+    expect(error.message).toMatch(/at most 16 webhook endpoints/);
+    const list: any = await (await call("/v1/webhook_endpoints?limit=100", { key: org.key })).json();
+    expect(list.total_count).toBe(16);
+    // Another organization is not affected, and a deleted endpoint frees its place.
+    expect((await createEndpoint(await createOrg(), `${RECEIVER}/in/${newInbox()}`)).id).toMatch(/^we_/);
+    expect((await call(`/v1/webhook_endpoints/${ids[0]}`, { method: "DELETE", key: org.key })).status).toBe(200);
+    expect((await createEndpoint(org, `${RECEIVER}/in/${newInbox()}`)).id).toMatch(/^we_/);
   });
 
   it("deletes an endpoint: gone from reads, a second delete is 404", async () => {

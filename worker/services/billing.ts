@@ -10,8 +10,7 @@
 import { and, desc, eq, gt, gte, lte, sql, type SQL } from "drizzle-orm";
 import { creditGrants, sessions, usageEvents } from "../../drizzle/schema";
 import type { Database } from "../env";
-import { notFound } from "../errors";
-import { cursorWhere } from "../lib/cursor";
+import { cursorWhere, unknownCursor } from "../lib/cursor";
 import { insertWhere, statement } from "../lib/sql";
 
 export const RATE_CENTS_PER_HOUR = 500;
@@ -257,7 +256,7 @@ export async function listUsageEvents(
       .from(usageEvents)
       .where(and(eq(usageEvents.orgId, orgId), eq(usageEvents.id, page.startingAfter)))
       .get();
-    if (!after) throw notFound("usage event", page.startingAfter, "starting_after");
+    if (!after) throw unknownCursor("usage event", page.startingAfter);
   }
   const where = and(
     eq(usageEvents.orgId, orgId),

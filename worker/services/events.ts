@@ -6,8 +6,8 @@ import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { events } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { newId } from "../ids";
-import { cursorWhere } from "../lib/cursor";
-import { unknownCursor, type WebhookMessage } from "./webhooks";
+import { cursorWhere, unknownCursor } from "../lib/cursor";
+import type { WebhookMessage } from "./webhooks";
 
 export const EVENT_TYPES = ["session.processed", "session.failed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { highlights, players, sessions, shots } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { notFound } from "../errors";
-import { cursorWhere } from "../lib/cursor";
+import { cursorWhere, unknownCursor } from "../lib/cursor";
 import { listEnvelope, takePage, type ListEnvelope } from "../lib/lists";
 import type { Highlight, Player, Session, Shot } from "../schemas/sessions";
 import { publicBaseUrl, signMediaUrl } from "./media-urls";
@@ -57,7 +57,7 @@ export async function listSessions(
   let cursor: { created: number; id: string } | undefined;
   if (page.startingAfter !== undefined) {
     const after = await findSessionRow(db, orgId, page.startingAfter);
-    if (!after) throw notFound("session", page.startingAfter, "starting_after");
+    if (!after) throw unknownCursor("session", page.startingAfter);
     cursor = { created: after.created, id: after.id };
   }
   const where = and(

@@ -10,7 +10,8 @@ import { webhookDeliveries, webhookEndpoints } from "../../drizzle/schema";
 import type { Database, Services } from "../env";
 import { ApiError, notFound } from "../errors";
 import { newId, randomToken } from "../ids";
-import { cursorWhere } from "../lib/cursor";
+import { cursorWhere, unknownCursor } from "../lib/cursor";
+import { insertWhere } from "../lib/sql";
 import { OutboundError, type HttpClient } from "./http-client";
 
 /** Waits before attempts 2…8 (the spec's schedule); eight attempts in all. */
@@ -26,6 +27,8 @@ export const MAX_QUEUE_DELAY_SECONDS = 43_200;
 export const SIGNATURE_HEADER = "Service-Signature";
 export const USER_AGENT = "HoopsWebhooks/1.0";
 export const TEST_EVENT_TYPE = "webhook_endpoint.test";
+/** Live (not deleted) endpoints an organization may have, as Stripe allows. */
+export const MAX_ENDPOINTS_PER_ORGANIZATION = 16;
 export const DISABLED_REASON = "Every delivery to this endpoint failed for 7 days in a row. Create a new endpoint once the receiver works again.";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -81,12 +84,23 @@ export async function createEndpoint(
     .get();
   if (earlier) return { ...endpointObject(earlier), secret: earlier.secret };
   const { url } = await deps.http.checkUrl(input.url, "url");
-  const row = await deps.db
-    .insert(webhookEndpoints)
-    .values({ id: ids.endpointId, orgId, url: url.href, description: input.description ?? null, secret: ids.secret, created: deps.now() })
-    .returning()
-    .get();
-  return { ...endpointObject(row), secret: row.secret };
+  // The count is taken inside the insert, so concurrent registrations cannot pass the limit together.
+  const live = sql`(select count(*) from ${webhookEndpoints} where ${webhookEndpoints.orgId} = ${orgId} and ${webhookEndpoints.deletedAt} is null)`;
+  const inserted = await insertWhere(
+    deps.db,
+    deps.db
+      .insert(webhookEndpoints)
+      .values({ id: ids.endpointId, orgId, url: url.href, description: input.description ?? null, secret: ids.secret, created: deps.now() }),
+    sql`${live} < ${MAX_ENDPOINTS_PER_ORGANIZATION}`,
+  ).run();
+  if (inserted.meta.changes === 0) {
+    throw new ApiError(
+      "parameter_invalid",
+      `An organization can have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints, and this one has ${MAX_ENDPOINTS_PER_ORGANIZATION}. Delete one (DELETE /v1/webhook_endpoints/{id}) before adding another; one endpoint receives every event type.`,
+      { param: "url" },
+    );
+  }
+  return { ...endpointObject(await getEndpoint(deps.db, orgId, ids.endpointId)), secret: ids.secret };
 }
 
 /** The caller's live (not deleted) endpoint, or 404 for anything else, other organizations' included. */
@@ -122,12 +136,6 @@ export async function listEndpoints(db: Database, orgId: string, page: { limit: 
     db.select({ n: sql<number>`count(*)` }).from(webhookEndpoints).where(live),
   ]);
   return { rows, totalCount: Number(total[0]?.n ?? 0) };
-}
-
-export function unknownCursor(resource: string, id: string): ApiError {
-  return new ApiError("parameter_invalid", `No such ${resource}: '${id}'. \`starting_after\` takes the id of the last item of the previous page.`, {
-    param: "starting_after",
-  });
 }
 
 /** Soft delete: pending retries find the endpoint gone and stop. */
