@@ -1,81 +1,35 @@
 // Real-footage accuracy and speed: runs analyzeGame with the default (trained) detector on every
 // clip of ../shared/realclips (read from there at run time; the clips have no licence and are
 // never copied into this repository) and compares with the hand-labelled truth in its manifest.
-//   npx tsx bench/realclips.ts [--clips name,name] [--out bench/out/realclips.json] [--quiet]
+//   npx tsx bench/realclips.ts [--split tuning|held_out] [--clips name,name] [--no-speed]
+//                              [--out bench/out/realclips.json] [--quiet]
 //
-// Matching: a detected attempt matches a labelled one when its release (`start_seconds`) is within
-// ±1.5 s of the labelled release; labels without a visible release (rim close-ups, the driveway
-// clip) are matched on the time the ball reaches the rim instead (the `rim` time of the shot row
-// in actions.jsonl against `result_s`). Each label matches at most one attempt, nearest first.
+// Every clip has a `split` in the manifest: `tuning` (develop and tune on these) and `held_out`
+// (sources no tuning clip comes from: measured here, never tuned on). The tables report both parts
+// clip by clip and side by side, plus the original 18 clips earlier figures were measured on.
+// Matching and scores are gpu-runner/analysis/metrics.ts (release within 1.5 s, else the rim time).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { AnalysisError, analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
+import { clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
 
-export const REALCLIPS_DIR = path.resolve(import.meta.dirname, "../../shared/realclips");
-export const MATCH_WINDOW_S = 1.5;
-
-export interface ManifestShot { release_s: number | null; result_s: number; made: boolean; confidence: string }
-export interface ManifestClip {
-  file: string;
-  width: number;
-  height: number;
-  fps: number;
-  duration_s: number;
-  camera: string;
-  view: string;
-  setting: string;
-  hoop_box: [number, number, number, number] | null;
-  shots: ManifestShot[];
-  attempts: number;
-  makes: number;
-  notes: string;
-}
-
-export function readManifest(dir = REALCLIPS_DIR): ManifestClip[] {
-  return (JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as { clips: ManifestClip[] }).clips;
-}
-
-export interface DetectedShot { release: number; rim: number | null; made: boolean }
-
-/** One-to-one matching by time, nearest pairs first (see the header). */
-export function matchShots(truth: ManifestShot[], found: DetectedShot[], window = MATCH_WINDOW_S): Array<{ truth: number; found: number }> {
-  const pairs: Array<{ truth: number; found: number; d: number }> = [];
-  truth.forEach((t, i) =>
-    found.forEach((f, j) => {
-      const d = t.release_s !== null ? Math.abs(f.release - t.release_s) : f.rim !== null ? Math.abs(f.rim - t.result_s) : Infinity;
-      if (d <= window) pairs.push({ truth: i, found: j, d });
-    }),
-  );
-  pairs.sort((a, b) => a.d - b.d);
-  const usedT = new Set<number>(), usedF = new Set<number>();
-  const out: Array<{ truth: number; found: number }> = [];
-  for (const p of pairs) {
-    if (usedT.has(p.truth) || usedF.has(p.found)) continue;
-    usedT.add(p.truth);
-    usedF.add(p.found);
-    out.push({ truth: p.truth, found: p.found });
-  }
-  return out;
-}
-
-export interface ClipScore {
+export interface ClipScore extends ClipShotCounts {
   clip: string;
+  split: ClipSplit;
+  /** Among the manifest's first 18 clips (the set earlier figures were measured on). */
+  original: boolean;
   camera: string;
   view: string;
   outcome: string;
-  truthAttempts: number;
-  truthMakes: number;
-  attempts: number;
-  makes: number;
-  matched: number;
-  madeCorrect: number;
   /** Share of analysed frames whose rim is within one rim width of the labelled hoop box (null: no box). */
   rimRate: number | null;
   /** Share of analysed frames in the labelled flight windows with a ball seen (not interpolated). */
   ballRate: number | null;
+  videoSeconds: number;
   decodeSeconds: number;
   analysisSeconds: number;
 }
@@ -119,14 +73,14 @@ function detectionRates(clip: ManifestClip, workDir: string): { rimRate: number 
   return { rimRate, ballRate };
 }
 
-export async function scoreClip(clip: ManifestClip, workRoot: string, dir = REALCLIPS_DIR): Promise<ClipScore> {
+export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR): Promise<ClipScore> {
   const file = path.join(dir, clip.file);
-  const name = path.basename(clip.file, ".mp4");
+  const name = clipName(clip);
   const workDir = path.join(workRoot, name);
   const decodeSeconds = bareDecodeSeconds(file);
   const t0 = performance.now();
   let outcome = "processed";
-  let found: DetectedShot[] = [];
+  let found: FoundShot[] = [];
   try {
     const result = await analyzeGame({ videoPath: file, workDir, options: {} });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
@@ -136,51 +90,35 @@ export async function scoreClip(clip: ManifestClip, workRoot: string, dir = REAL
     outcome = e.code;
   }
   const analysisSeconds = (performance.now() - t0) / 1000;
-  const matches = matchShots(clip.shots, found);
   return {
     clip: name,
+    split: clip.split,
+    original: index < ORIGINAL_SET_SIZE,
     camera: clip.camera,
     view: clip.view,
     outcome,
-    truthAttempts: clip.attempts,
-    truthMakes: clip.makes,
-    attempts: found.length,
-    makes: found.filter((f) => f.made).length,
-    matched: matches.length,
-    madeCorrect: matches.filter((m) => found[m.found].made === clip.shots[m.truth].made).length,
+    ...clipShotCounts(clip.shots, found),
     ...detectionRates(clip, workDir),
+    videoSeconds: clip.duration_s,
     decodeSeconds,
     analysisSeconds,
   };
 }
 
-export interface Summary {
-  precision: number;
-  recall: number;
-  f1: number;
-  madeAccuracy: number;
-  falseAttemptsOnNoShotClips: number;
-  withinOneShare: number;
+export interface PartSummary extends ShotScores {
+  /** Clips labelled with an attempt (so with a visible hoop) that did not come back processed. */
   visibleHoopFailures: string[];
   videoSeconds: number;
   analysisSeconds: number;
   decodeSeconds: number;
 }
 
-export function summarize(scores: ClipScore[], clips: ManifestClip[]): Summary {
+export function summarize(scores: ClipScore[]): PartSummary {
   const sum = (f: (s: ClipScore) => number) => scores.reduce((a, s) => a + f(s), 0);
-  const truth = sum((s) => s.truthAttempts), found = sum((s) => s.attempts), matched = sum((s) => s.matched);
-  const precision = found ? matched / found : 1, recall = truth ? matched / truth : 1;
   return {
-    precision,
-    recall,
-    f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
-    madeAccuracy: matched ? sum((s) => s.madeCorrect) / matched : 0,
-    falseAttemptsOnNoShotClips: sum((s) => (s.truthAttempts === 0 ? s.attempts : 0)),
-    withinOneShare: scores.filter((s) => Math.abs(s.attempts - s.truthAttempts) <= 1 && Math.abs(s.makes - s.truthMakes) <= 1).length / scores.length,
-    // A clip whose labels name an attempt has a visible hoop; it must come back processed.
+    ...scoreShots(scores),
     visibleHoopFailures: scores.filter((s) => s.truthAttempts > 0 && s.outcome !== "processed").map((s) => `${s.clip} (${s.outcome})`),
-    videoSeconds: clips.reduce((a, c) => a + c.duration_s, 0),
+    videoSeconds: sum((s) => s.videoSeconds),
     analysisSeconds: sum((s) => s.analysisSeconds),
     decodeSeconds: sum((s) => s.decodeSeconds),
   };
@@ -261,6 +199,38 @@ function speedRuns(): Record<string, Array<Record<string, number>>> {
 
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 
+function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
+  return scores.map((s) => ({
+    clip: s.clip,
+    camera: `${s.camera} / ${s.view}`,
+    outcome: s.outcome,
+    "attempts found / true": `${s.attempts} / ${s.truthAttempts}`,
+    "makes found / true": `${s.makes} / ${s.truthMakes}`,
+    matched: s.matched,
+    "made/missed right": s.matched ? `${s.madeCorrect} / ${s.matched}` : "–",
+    "exactly right": exactlyRight(s) ? "yes" : "no",
+    "rim found": pct(s.rimRate),
+    "ball in flight": pct(s.ballRate),
+    "analysis / video": `${(s.analysisSeconds / Math.max(s.videoSeconds, 1e-3)).toFixed(2)}×`,
+  }));
+}
+
+/** The summary of each part side by side, one row a measure (the issue's targets in the last column). */
+function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, string | number>> {
+  const row = (measure: string, value: (p: PartSummary) => string, target: string) => ({ measure, ...Object.fromEntries(parts.map(([k, p]) => [k, p.clips ? value(p) : "–"])), target });
+  return [
+    row("clips (attempts labelled)", (p) => `${p.clips} (${p.truthAttempts})`, ""),
+    row("attempt precision / recall", (p) => `${pct(p.precision)} / ${pct(p.recall)}`, ""),
+    row("attempt F1", (p) => pct(p.f1), "held-out ≥ 85 %"),
+    row("made/missed on matched attempts", (p) => pct(p.madeAccuracy), "held-out ≥ 85 %"),
+    row("clips exactly right", (p) => `${p.exactlyRight} / ${p.clips}`, ""),
+    row("clips with attempts and makes within ±1", (p) => `${p.withinOne} / ${p.clips}`, ""),
+    row("clips without an attempt: shots found", (p) => `${p.attemptsOnClipsWithoutAttempt} on ${p.clipsWithoutAttempt} clips`, "0"),
+    row("clips with a visible hoop that failed", (p) => p.visibleHoopFailures.join(", ") || "none", "none"),
+    row("analysis time / video length", (p) => `${(p.analysisSeconds / p.videoSeconds).toFixed(2)}×`, ""),
+  ];
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const arg = (k: string) => {
@@ -277,45 +247,36 @@ async function main() {
     return;
   }
   const only = arg("clips")?.split(",");
-  const clips = readManifest().filter((c) => !only || only.some((o) => c.file.includes(o)));
+  const split = arg("split") as ClipSplit | undefined;
+  if (split && !SPLITS.includes(split)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
+  const manifest = readManifest();
+  const chosen = manifest.map((clip, index) => ({ clip, index })).filter(({ clip }) => (!only || only.some((o) => clip.file.includes(o))) && (!split || clip.split === split));
   const workRoot = path.resolve("bench/out/realclips-work");
   mkdirSync(workRoot, { recursive: true });
   const scores: ClipScore[] = [];
-  for (const clip of clips) {
-    const s = await scoreClip(clip, workRoot);
+  for (const { clip, index } of chosen) {
+    const s = await scoreClip(clip, index, workRoot);
     scores.push(s);
     if (!args.includes("--quiet"))
-      console.error(`${s.clip}: ${s.outcome}, attempts ${s.attempts}/${s.truthAttempts}, makes ${s.makes}/${s.truthMakes}, matched ${s.matched}, made ok ${s.madeCorrect} (${s.analysisSeconds.toFixed(1)} s; ${JSON.stringify(lastRunTimings)})`);
+      console.error(`[${scores.length}/${chosen.length}] ${s.clip} (${s.split}): ${s.outcome}, attempts ${s.attempts}/${s.truthAttempts}, makes ${s.makes}/${s.truthMakes}, matched ${s.matched}, made ok ${s.madeCorrect} (${s.analysisSeconds.toFixed(1)} s)`);
   }
-  printTable(
-      scores.map((s) => ({
-        clip: s.clip,
-        camera: `${s.camera} / ${s.view}`,
-        outcome: s.outcome,
-        "attempts found / true": `${s.attempts} / ${s.truthAttempts}`,
-        "makes found / true": `${s.makes} / ${s.truthMakes}`,
-        matched: s.matched,
-        "made/missed right": s.matched ? `${s.madeCorrect} / ${s.matched}` : "–",
-        "rim found": pct(s.rimRate),
-        "ball in flight": pct(s.ballRate),
-        "analysis / decode": `${(s.analysisSeconds / Math.max(s.decodeSeconds, 1e-3)).toFixed(1)}×`,
-      })),
-  );
-  const sm = summarize(scores, clips);
-  printTable([
-      { measure: "attempt precision / recall", value: `${pct(sm.precision)} / ${pct(sm.recall)}`, target: "" },
-      { measure: "attempt F1", value: pct(sm.f1), target: "≥ 85 %" },
-      { measure: "made/missed on matched attempts", value: pct(sm.madeAccuracy), target: "≥ 85 %" },
-      { measure: "attempts on no-shot clips", value: String(sm.falseAttemptsOnNoShotClips), target: "0" },
-      { measure: "clips with attempts and makes within ±1", value: pct(sm.withinOneShare), target: "≥ 80 %" },
-      { measure: "clips with a visible hoop that failed", value: sm.visibleHoopFailures.join(", ") || "none", target: "none" },
-      { measure: "analysis time / video length", value: `${(sm.analysisSeconds / sm.videoSeconds).toFixed(2)}×`, target: "" },
-      { measure: "analysis time / bare decode", value: `${(sm.analysisSeconds / sm.decodeSeconds).toFixed(1)}×`, target: "" },
-  ]);
+  for (const part of SPLITS) {
+    const rows = scores.filter((s) => s.split === part);
+    if (!rows.length) continue;
+    console.log(`\n${part === "tuning" ? "Tuning part" : "Held-out part (measured, never tuned on)"}: ${rows.length} clips\n`);
+    printTable(clipRows(rows));
+  }
+  const parts: Array<[string, PartSummary]> = [
+    ["tuning", summarize(scores.filter((s) => s.split === "tuning"))],
+    ["held-out", summarize(scores.filter((s) => s.split === "held_out"))],
+    ["original 18 (tuning)", summarize(scores.filter((s) => s.original))],
+  ];
+  console.log("");
+  printTable(summaryRows(parts));
   const speed = args.includes("--no-speed") ? null : speedRuns();
   const out = arg("out") ?? "bench/out/realclips.json";
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ scores, summary: sm, speed }, null, 1));
+  writeFileSync(out, JSON.stringify({ scores, summary: Object.fromEntries(parts), speed }, null, 1));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) runBench(main);

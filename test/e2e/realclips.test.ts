@@ -6,7 +6,7 @@ import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readManifest, REALCLIPS_DIR, type ManifestClip } from "../../bench/realclips";
+import { readManifest, REALCLIPS_DIR, type ManifestClip } from "../../bench/realclips-manifest";
 import { startRunner, type RunnerProcess } from "./runner-process";
 import { startTestStack, type TestStack } from "./stack";
 

@@ -4,7 +4,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchShots, readManifest, REALCLIPS_DIR } from "../../bench/realclips.ts";
+import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
+import { matchShots } from "../../gpu-runner/analysis/metrics.ts";
 import { readFileSync } from "node:fs";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { CACHE_DIR } from "./fixtures.ts";

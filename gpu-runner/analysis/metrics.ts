@@ -1,0 +1,125 @@
+// How well found shots agree with labelled ones: the matching rule and the scores that the real-clip
+// bench, the real-footage tests and the invariance tests all use (supervision keeps its metrics
+// beside its tools for the same reason: one definition of "right").
+//
+// Matching: a found attempt matches a labelled one when its release (`start_seconds`) is within
+// MATCH_WINDOW_S of the labelled release; a label without a visible release (rim close-ups, a
+// driveway clip filmed from under the rim) is matched on the time the ball reaches the rim instead
+// (the `rim` time of the found shot against the label's `result_s`). Each label matches at most one
+// attempt and each attempt at most one label, nearest pairs first.
+
+export const SHOT_METRICS_DEFAULTS = {
+  /** Largest release (or rim-arrival) time difference of a matched pair, seconds. */
+  MATCH_WINDOW_S: 1.5,
+};
+export const MATCH_WINDOW_S = SHOT_METRICS_DEFAULTS.MATCH_WINDOW_S;
+
+/** A labelled attempt (the realclips manifest's `shots` rows). */
+export interface LabelledShot {
+  release_s: number | null;
+  result_s: number;
+  made: boolean;
+}
+
+/** A found attempt: its release, when the ball reached the rim (null: unknown), made or missed. */
+export interface FoundShot {
+  release: number;
+  rim: number | null;
+  made: boolean;
+}
+
+export interface ShotMatch {
+  truth: number;
+  found: number;
+}
+
+/** One-to-one matching by time, nearest pairs first (see the header). */
+export function matchShots(truth: LabelledShot[], found: FoundShot[], windowS = MATCH_WINDOW_S): ShotMatch[] {
+  const pairs: Array<ShotMatch & { d: number }> = [];
+  truth.forEach((t, i) =>
+    found.forEach((f, j) => {
+      const d = t.release_s !== null ? Math.abs(f.release - t.release_s) : f.rim !== null ? Math.abs(f.rim - t.result_s) : Infinity;
+      if (d <= windowS) pairs.push({ truth: i, found: j, d });
+    }),
+  );
+  pairs.sort((a, b) => a.d - b.d);
+  const usedT = new Set<number>(), usedF = new Set<number>();
+  const out: ShotMatch[] = [];
+  for (const p of pairs) {
+    if (usedT.has(p.truth) || usedF.has(p.found)) continue;
+    usedT.add(p.truth);
+    usedF.add(p.found);
+    out.push({ truth: p.truth, found: p.found });
+  }
+  return out;
+}
+
+/** The counts of one clip that every summary is built from. */
+export interface ClipShotCounts {
+  truthAttempts: number;
+  truthMakes: number;
+  attempts: number;
+  makes: number;
+  matched: number;
+  /** Matched pairs whose made/missed call agrees with the label. */
+  madeCorrect: number;
+}
+
+export function clipShotCounts(truth: LabelledShot[], found: FoundShot[], windowS = MATCH_WINDOW_S): ClipShotCounts {
+  const matches = matchShots(truth, found, windowS);
+  return {
+    truthAttempts: truth.length,
+    truthMakes: truth.filter((t) => t.made).length,
+    attempts: found.length,
+    makes: found.filter((f) => f.made).length,
+    matched: matches.length,
+    madeCorrect: matches.filter((m) => found[m.found].made === truth[m.truth].made).length,
+  };
+}
+
+/** Every labelled attempt found, nothing extra, every made/missed call right (a clip without an attempt: nothing found). */
+export function exactlyRight(c: ClipShotCounts): boolean {
+  return c.matched === c.truthAttempts && c.attempts === c.truthAttempts && c.madeCorrect === c.matched;
+}
+
+export interface ShotScores {
+  clips: number;
+  truthAttempts: number;
+  attempts: number;
+  matched: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  /** Share of matched attempts called made/missed right (null: nothing matched). */
+  madeAccuracy: number | null;
+  exactlyRight: number;
+  /** Clips whose attempt and make counts are each within one of the labels. */
+  withinOne: number;
+  clipsWithoutAttempt: number;
+  /** Attempts found on clips labelled without any. */
+  attemptsOnClipsWithoutAttempt: number;
+}
+
+/** Precision, recall, F1 and made/missed accuracy pooled over clips (micro-averaged, as the issue's figures). */
+export function scoreShots(clips: ClipShotCounts[]): ShotScores {
+  const sum = (f: (c: ClipShotCounts) => number) => clips.reduce((a, c) => a + f(c), 0);
+  const truthAttempts = sum((c) => c.truthAttempts), attempts = sum((c) => c.attempts), matched = sum((c) => c.matched);
+  // With nothing to find and nothing found, nothing was missed or invented.
+  const precision = attempts ? matched / attempts : 1;
+  const recall = truthAttempts ? matched / truthAttempts : 1;
+  const noAttempt = clips.filter((c) => c.truthAttempts === 0);
+  return {
+    clips: clips.length,
+    truthAttempts,
+    attempts,
+    matched,
+    precision,
+    recall,
+    f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+    madeAccuracy: matched ? sum((c) => c.madeCorrect) / matched : null,
+    exactlyRight: clips.filter(exactlyRight).length,
+    withinOne: clips.filter((c) => Math.abs(c.attempts - c.truthAttempts) <= 1 && Math.abs(c.makes - c.truthMakes) <= 1).length,
+    clipsWithoutAttempt: noAttempt.length,
+    attemptsOnClipsWithoutAttempt: noAttempt.reduce((a, c) => a + c.attempts, 0),
+  };
+}

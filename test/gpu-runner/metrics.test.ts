@@ -1,0 +1,52 @@
+// The shot metrics every real-footage figure is computed with (gpu-runner/analysis/metrics.ts).
+import { describe, expect, it } from "vitest";
+import { clipShotCounts, exactlyRight, matchShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
+
+const label = (release_s: number | null, result_s: number, made: boolean) => ({ release_s, result_s, made });
+const found = (release: number, rim: number | null, made: boolean) => ({ release, rim, made });
+
+describe("matchShots", () => {
+  it("pairs by release within the window, nearest first, one to one", () => {
+    const truth = [label(1.0, 2.0, true), label(2.0, 3.0, false)];
+    // 1.9 is nearer to the second label than 1.2 is to the first: both still pair, each once.
+    const m = matchShots(truth, [found(1.9, null, false), found(1.2, null, true), found(9, null, true)]);
+    expect(m).toEqual(expect.arrayContaining([{ truth: 1, found: 0 }, { truth: 0, found: 1 }]));
+    expect(m).toHaveLength(2);
+  });
+
+  it("uses the rim time when the label has no visible release, and never pairs beyond the window", () => {
+    const truth = [label(null, 5.0, true)];
+    expect(matchShots(truth, [found(3.0, 5.4, true)])).toEqual([{ truth: 0, found: 0 }]);
+    expect(matchShots(truth, [found(5.0, null, true)])).toEqual([]);
+    expect(matchShots([label(1, 2, true)], [found(2.6, null, true)])).toEqual([]);
+    expect(matchShots([label(1, 2, true)], [found(2.6, null, true)], 2)).toHaveLength(1);
+  });
+});
+
+describe("scores", () => {
+  it("counts a clip exactly right only with every attempt found, nothing extra, every call right", () => {
+    const truth = [label(1, 2, true), label(5, 6, false)];
+    expect(exactlyRight(clipShotCounts(truth, [found(1.1, 2, true), found(5.2, 6, false)]))).toBe(true);
+    expect(exactlyRight(clipShotCounts(truth, [found(1.1, 2, true), found(5.2, 6, true)]))).toBe(false);
+    expect(exactlyRight(clipShotCounts(truth, [found(1.1, 2, true), found(5.2, 6, false), found(9, 9.5, false)]))).toBe(false);
+    expect(exactlyRight(clipShotCounts([], []))).toBe(true);
+    expect(exactlyRight(clipShotCounts([], [found(1, 2, false)]))).toBe(false);
+  });
+
+  it("pools precision, recall, F1 and made/missed over clips, and counts shots on clips without an attempt", () => {
+    const a = clipShotCounts([label(1, 2, true), label(5, 6, false)], [found(1.1, 2, true), found(5.2, 6, true)]);
+    const b = clipShotCounts([label(1, 2, true)], []);
+    const c = clipShotCounts([], [found(3, 4, false)]);
+    const s = scoreShots([a, b, c]);
+    expect(s.matched).toBe(2);
+    expect(s.precision).toBeCloseTo(2 / 3);
+    expect(s.recall).toBeCloseTo(2 / 3);
+    expect(s.f1).toBeCloseTo(2 / 3);
+    expect(s.madeAccuracy).toBeCloseTo(1 / 2);
+    expect(s.exactlyRight).toBe(0);
+    expect(s.withinOne).toBe(3);
+    expect(s).toMatchObject({ clipsWithoutAttempt: 1, attemptsOnClipsWithoutAttempt: 1 });
+    expect(scoreShots([clipShotCounts([], [])]).f1).toBe(1);
+    expect(scoreShots([b]).madeAccuracy).toBeNull();
+  });
+});
