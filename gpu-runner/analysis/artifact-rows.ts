@@ -4,7 +4,7 @@ import type { Letterbox } from "../media/decode.ts";
 import type { Detection } from "../vision/detector.ts";
 import type { PossessionSegment } from "./possession.ts";
 import type { RGB } from "./teams.ts";
-import type { BallObs, HoopTrack, PlayerTrack } from "./tracks.ts";
+import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { Box, Point, ShotResult } from "./types.ts";
 
 export function medianColor(cs: RGB[]): RGB {
@@ -34,7 +34,7 @@ export function* ballRows(perFrame: Detection[][], ball: Array<BallObs | null>, 
 export function* hoopRows(perFrame: Detection[][], hoops: HoopTrack[], fps: number, lb: Letterbox) {
   for (let f = 0; f < perFrame.length; f++) {
     const dets = perFrame[f].filter((d) => d.kind === "hoop");
-    yield { frame: f, t: round3(f / fps), hoops: hoops.map((h) => ({ id: h.id, ...normBox(h.boxes[f], lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
+    yield { frame: f, t: round3(f / fps), hoops: hoops.filter((h) => hoopInView(h, f)).map((h) => ({ id: h.id, ...normBox(h.boxes[f], lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
   }
 }
 

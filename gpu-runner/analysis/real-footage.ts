@@ -5,8 +5,11 @@
 //      (verification and placement), keeping the rims that hang where a rim can hang;
 //   3. a pass that watches a region around each kept rim on every timeline frame: the ball where
 //      shots are decided, and the net's movement.
+// All three run window by window (analysis/windows.ts: scenes split at cuts, long scenes in windows
+// of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
 import type { VideoInfo } from "../media/probe.ts";
+import { findSceneCuts, SCENE_DEFAULTS } from "../media/scenes.ts";
 import type { BasketballModel } from "../vision/basketball.ts";
 import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
@@ -18,6 +21,8 @@ import { PlayerObserver } from "./player-observer.ts";
 import { watchRims, type RimWatchSample } from "./rim-watch.ts";
 import { scanVideo, type ScanSample } from "./scan.ts";
 import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "./tracks.ts";
+import type { Box } from "./types.ts";
+import { planWindows, WINDOW_DEFAULTS, type ObservationWindow, type WindowOptions } from "./windows.ts";
 
 export interface RealFootageOptions {
   /** Timeline rate: the rim regions are watched at this rate. */
@@ -29,13 +34,17 @@ export interface RealFootageOptions {
   roiWidths: number;
   /** A rim must score at least this when looked at closely. */
   minVerification: number;
-  /** At most this many rims are watched. */
+  /** At most this many rims are watched in one window. */
   maxRims: number;
+  /** Observation windows (analysis/windows.ts): rims are found and followed window by window. */
+  windows: WindowOptions;
+  /** Scene cuts (media/scenes.ts): no window crosses one. */
+  scenes: typeof SCENE_DEFAULTS;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
 
-export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2 };
+export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2, windows: WINDOW_DEFAULTS, scenes: SCENE_DEFAULTS };
 
 /** Ball candidates in a rim's region count when they scored this (hysteresis: a track must start at `BALL_SEED_SCORE`). */
 const BALL_MIN_SCORE = 0.15;
@@ -43,10 +52,33 @@ const BALL_SEED_SCORE = 0.25;
 /** A candidate must have changed by this much (mean absolute RGB) since the previous frame, and twice the region's own change. */
 const BALL_MIN_MOTION = 4;
 
+/**
+ * Observes a real video window by window (analysis/windows.ts): scene cuts first, then each window
+ * on its own — scan, rims, closer looks, rim watch — and the windows' observations joined into one
+ * timeline, each frame from the window whose core holds it.
+ */
 export async function observeRealFootage(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions): Promise<Observations & { details: RawRealObservations }> {
+  const frames = Math.max(1, Math.round(info.durationSeconds * o.fps));
+  const cuts = await findSceneCuts(videoPath, { ...o.scenes, signal: o.signal });
+  const windows = planWindows(frames, cuts.map((t) => t * o.fps), o.fps, o.windows);
+  const parts: Array<{ window: ObservationWindow; raw: RawRealObservations }> = [];
+  for (const [i, window] of windows.entries()) {
+    const share = (window.core[1] - window.core[0]) / frames;
+    const before = windows.slice(0, i).reduce((a, w) => a + (w.core[1] - w.core[0]) / frames, 0);
+    const last = i === windows.length - 1;
+    parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
+  }
+  const raw = joinWindows(parts, frames, cuts);
+  return { ...assembleRealObservations(raw), details: raw };
+}
+
+/** One window's observation, in frames from the start of its span. */
+async function observeWindow(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions, window: ObservationWindow, last: boolean, onProgress: (fraction: number) => void): Promise<RawRealObservations> {
   const fps = o.fps;
   const every = Math.max(1, Math.round(fps / o.scanFps));
-  const frames = Math.max(1, Math.round(info.durationSeconds * fps));
+  const frames = window.span[1] - window.span[0];
+  // The last window reads to the end of the file (the probed duration can be short by a frame or two).
+  const range = { startS: window.span[0] / fps, durationS: last ? Math.max(frames / fps, info.durationSeconds + 1) : frames / fps };
   const stillFps = 3;
   const players = new PlayerObserver(reader, {
     fps,
@@ -56,7 +88,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     toSource: { scale: 1, padX: 0, padY: 0 },
     maxMissing: Math.max(2 * every, Math.round(fps * 0.4)),
   });
-  // A few full-resolution stills spread over the whole video, for closer looks at rim candidates: a
+  // A few full-resolution stills spread over the window, for closer looks at rim candidates: a
   // reservoir keeps every step-th still and doubles the step whenever it is full.
   const keepStills = 6;
   let step = 1;
@@ -75,10 +107,11 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     fps,
     every,
     input: o.scanInput,
+    range,
     signal: o.signal,
     stills: { fps: stillFps, onStill },
     onSample: async (s) => void (await players.update(s.frame, s.persons)),
-    onFrame: (f) => o.onProgress?.(0.4 * Math.min(1, f / frames)),
+    onFrame: (f) => onProgress(0.4 * Math.min(1, f / frames)),
   });
   const t1 = performance.now();
   const timeline = Math.max(frames, (scan.at(-1)?.frame ?? 0) + 1);
@@ -104,12 +137,90 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     fps,
     input: o.roiInput,
     widths: o.roiWidths,
+    range,
     signal: o.signal,
-    onFrame: (f) => o.onProgress?.(0.4 + 0.6 * Math.min(1, f / timeline)),
+    onFrame: (f) => onProgress(0.4 + 0.6 * Math.min(1, f / timeline)),
   });
   const t2 = performance.now();
-  const raw: RawRealObservations = { fps, every, width: info.width, height: info.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
-  return { ...assembleRealObservations(raw), details: raw };
+  return { fps, every, width: info.width, height: info.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], cuts: [], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
+}
+
+/**
+ * The windows' observations on one timeline. Each frame's scan sample and rim-region watch come
+ * from the window whose core holds it. A rim of one window continues a rim of the previous window in
+ * the same scene when it hangs within a rim width of where that one was at the join (a fixed camera,
+ * or a pan followed across the join); otherwise it is a rim of its own, in view only in its window.
+ */
+export function joinWindows(parts: Array<{ window: ObservationWindow; raw: RawRealObservations }>, frames: number, cuts: number[]): RawRealObservations {
+  const first = parts[0].raw;
+  const lastPart = parts[parts.length - 1];
+  // The last window may have decoded a frame or two past the probed length.
+  const n = Math.max(frames, lastPart.window.span[0] + lastPart.raw.watch.length);
+  const watch: RimWatchSample[][] = Array.from({ length: n }, () => []);
+  const scan: ScanSample[] = [];
+  const tracks: PlayerTrack[] = [];
+  const jerseyReads: Array<[number, JerseyRead[]]> = [];
+  const candidates: VerifiedRim[] = [];
+  interface JoinedRim { rim: VerifiedRim; boxes: Array<Box | null>; active: Array<[number, number]>; lastWindow: number; lastBox: Box }
+  const joined: JoinedRim[] = [];
+  let nextTrackId = 0;
+  const timings = { scanMs: 0, watchMs: 0 };
+  parts.forEach(({ window, raw }, wi) => {
+    const offset = window.span[0];
+    const [c0, c1] = window.core;
+    const coreEnd = wi === parts.length - 1 ? n : c1;
+    const inCore = (local: number) => local + offset >= c0 && local + offset < coreEnd;
+    for (const s of raw.scan) if (inCore(s.frame)) scan.push({ ...s, frame: s.frame + offset });
+    // Player tracks are cut to the core and renumbered so ids stay unique; one person's tracks from
+    // several windows are joined into one player downstream, as fragments of one window are.
+    const ids = new Map<number, number>();
+    for (const t of raw.tracks) {
+      const frames = t.frames.map((f) => f + offset).filter((f) => f >= c0 && f < coreEnd);
+      if (!frames.length) continue;
+      const keep = t.frames.map((f) => f + offset >= c0 && f + offset < coreEnd);
+      ids.set(t.id, nextTrackId);
+      tracks.push({ ...t, id: nextTrackId++, frames, boxes: t.boxes.filter((_, i) => keep[i]), colors: t.colors.filter((_, i) => keep[i]) });
+    }
+    for (const [id, reads] of raw.jerseyReads) if (ids.has(id)) jerseyReads.push([ids.get(id)!, reads]);
+    candidates.push(...raw.candidates);
+    timings.scanMs += raw.timings.scanMs;
+    timings.watchMs += raw.timings.watchMs;
+    const previous = parts[wi - 1];
+    const rimIndex = raw.rims.map((rim) => {
+      const at = rim.boxes[Math.min(Math.max(0, c0 - offset), rim.boxes.length - 1)];
+      const continued = previous && previous.window.scene === window.scene
+        ? joined.find((j) => j.lastWindow === wi - 1 && Math.hypot(j.lastBox.cx - at.cx, j.lastBox.cy - at.cy) <= Math.max(j.lastBox.w, at.w))
+        : undefined;
+      const j = continued ?? { rim, boxes: new Array<Box | null>(n).fill(null), active: [], lastWindow: wi, lastBox: at };
+      if (!continued) joined.push(j);
+      for (let f = c0; f < coreEnd; f++) j.boxes[f] = rim.boxes[Math.min(f - offset, rim.boxes.length - 1)];
+      const lastRange = j.active[j.active.length - 1];
+      if (lastRange && lastRange[1] === c0) lastRange[1] = coreEnd;
+      else j.active.push([c0, coreEnd]);
+      j.lastWindow = wi;
+      j.lastBox = rim.boxes[Math.min(coreEnd - 1 - offset, rim.boxes.length - 1)];
+      if (continued) j.rim = { ...j.rim, verification: Math.max(j.rim.verification, rim.verification), detections: j.rim.detections + rim.detections, fixed: j.rim.fixed && rim.fixed };
+      return joined.indexOf(j);
+    });
+    raw.watch.forEach((samples, local) => {
+      if (!inCore(local)) return;
+      samples.forEach((sample, k) => (watch[local + offset][rimIndex[k]] = sample));
+    });
+  });
+  const rims: VerifiedRim[] = joined.map((j, id) => {
+    // Outside the windows it was seen in, a rim holds its nearest position (nothing is watched there).
+    const boxes: Box[] = new Array(n);
+    let lastSeen: Box | null = null;
+    for (let f = 0; f < n; f++) if ((lastSeen = j.boxes[f] ?? lastSeen)) boxes[f] = lastSeen;
+    let nextSeen: Box | null = null;
+    for (let f = n - 1; f >= 0; f--) {
+      if (j.boxes[f]) nextSeen = j.boxes[f];
+      else if (!boxes[f]) boxes[f] = nextSeen!;
+    }
+    const seen = j.active.reduce((a, [s, e]) => a + e - s, 0);
+    return { ...j.rim, id, boxes, coverage: j.rim.coverage * (seen / n), active: j.active };
+  });
+  return { fps: first.fps, every: first.every, width: first.width, height: first.height, scan, rims, candidates, watch, tracks, jerseyReads, cuts, timings };
 }
 
 /** What the real-footage passes saw, before it is turned into paths (plain data: benches cache it). */
@@ -126,6 +237,8 @@ export interface RawRealObservations {
   watch: RimWatchSample[][];
   tracks: PlayerTrack[];
   jerseyReads: Array<[number, JerseyRead[]]>;
+  /** Scene cuts found in the video (seconds). */
+  cuts: number[];
   timings: { scanMs: number; watchMs: number };
 }
 

@@ -3,7 +3,7 @@
 // ball is a few pixels wide and mostly missed; in a region seven rim widths wide it is about a fifth
 // of the input, whatever the zoom, so the model sees it where it matters: going into (or not into)
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
-import { decodeRegion } from "../media/decode.ts";
+import { decodeRegion, type TimeRange } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
 import { cropResize, type Rect, type RgbImage } from "../vision/image.ts";
@@ -170,6 +170,8 @@ export interface RimWatchOptions {
    */
   calmEvery?: number;
   wakeMotion?: number;
+  /** Only this stretch of the video (timeline frame 0 is its start). */
+  range?: TimeRange;
   signal?: AbortSignal;
   onFrame?: (frame: number) => void;
 }
@@ -325,7 +327,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   // decision is the same as one frame at a time.
   let inFlight: PreparedFrame | null = null;
   let have = false;
-  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, signal: opts.signal })) {
+  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, range: opts.range, signal: opts.signal })) {
     // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
     if (f.index >= out.length) out.push([]);
     const next = prepare({ data: f.rgb, width: f.width, height: f.height }, f.index, have);

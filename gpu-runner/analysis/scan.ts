@@ -1,7 +1,7 @@
 // First pass over a real video: whole frames, letterboxed to the model's square input, a few times a
 // second. It finds the people (for tracking and attribution), rim candidates (for the hoop stage)
 // and balls that are big enough to see on the whole frame (for releases far from the rim).
-import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox } from "../media/decode.ts";
+import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox, type TimeRange } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
 import { shirtColor, type RGB } from "./teams.ts";
@@ -26,6 +26,8 @@ export interface ScanOptions {
   stills?: { fps: number; onStill: (index: number, rgb: Buffer) => void };
   /** Called with each sample as it is taken (people are tracked while the frame is in memory). */
   onSample?: (sample: ScanSample) => Promise<void> | void;
+  /** Only this stretch of the video (timeline frame 0 is its start). */
+  range?: TimeRange;
   signal?: AbortSignal;
   onFrame?: (frame: number) => void;
 }
@@ -55,7 +57,7 @@ export async function scanVideo(videoPath: string, info: VideoInfo, model: Baske
   // One frame in flight: the model looks at frame i while this thread finishes frame i − 1 (people,
   // jersey numbers) and reads the next frame from the decoder; samples are still finished in order.
   let inFlight: { f: DecodedFrame; found: Promise<BasketballObjects> } | null = null;
-  for await (const f of decodeFrames(videoPath, info.width, info.height, { width: S, height: S, maxFps: opts.fps / opts.every, signal: opts.signal, stills: opts.stills })) {
+  for await (const f of decodeFrames(videoPath, info.width, info.height, { width: S, height: S, maxFps: opts.fps / opts.every, range: opts.range, signal: opts.signal, stills: opts.stills })) {
     const next = { f, found: model.detect(f.rgb, S, S) };
     // Awaited in finish(); until then a failure must not count as unhandled.
     next.found.catch(() => {});

@@ -70,6 +70,13 @@ export interface HoopTrack {
   /** Position for every frame (held or interpolated between detections). */
   boxes: Box[];
   detections: number;
+  /** Half-open frame ranges in which the rim is in view (observed window by window); absent: the whole video. */
+  active?: Array<[number, number]>;
+}
+
+/** Whether a hoop is in view at a frame (see `HoopTrack.active`). */
+export function hoopInView(hoop: HoopTrack, frame: number): boolean {
+  return !hoop.active || hoop.active.some(([s, e]) => frame >= s && frame < e);
 }
 
 /**

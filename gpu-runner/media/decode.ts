@@ -16,7 +16,23 @@ export interface DecodeOptions {
    * needs detail the scaled frames lack (jersey numbers). Delivered as they come, never blocking ffmpeg.
    */
   stills?: { fps: number; onStill: (index: number, rgb: Buffer) => void };
+  /** Only this stretch of the video; frame 0 is the first frame at or after `startS`. */
+  range?: TimeRange;
   signal?: AbortSignal;
+}
+
+/** A stretch of a video, in seconds from its start. */
+export interface TimeRange {
+  startS: number;
+  durationS: number;
+}
+
+/**
+ * ffmpeg input options for a stretch: seeking before `-i` decodes from the keyframe before `startS`
+ * and drops frames until it (exact, and the output's clock starts at 0 there), then reads `durationS`.
+ */
+function rangeArgs(range: TimeRange | undefined): string[] {
+  return range ? ["-ss", range.startS.toFixed(6), "-t", range.durationS.toFixed(6)] : [];
 }
 
 export interface Letterbox {
@@ -55,9 +71,12 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
   const lb = letterboxFor(srcW, srcH, opts.width, opts.height);
   const pad = (opts.padValue ?? 114).toString(16).padStart(2, "0");
   const vf = `${opts.maxFps ? `fps=${opts.maxFps},` : ""}scale=${lb.innerWidth}:${lb.innerHeight}:flags=bilinear,pad=${opts.width}:${opts.height}:${lb.padX}:${lb.padY}:0x${pad}${pad}${pad}`;
-  const args = ["-v", "error", "-nostdin", "-i", path, "-an", "-sn"];
+  const args = ["-v", "error", "-nostdin", ...rangeArgs(opts.range), "-i", path, "-an", "-sn"];
   if (opts.stills) {
-    args.push("-filter_complex", `[0:v]split=2[m][s];[m]${vf}[main];[s]fps=${opts.stills.fps},format=rgb24[still]`);
+    // The explicit format before the split keeps the scaler working on the decoded YUV picture: without
+    // it, a seek (`range`) makes ffmpeg convert whole frames to RGB before the split, and the scaled
+    // frames then differ from those of the same footage decoded from the start of its file.
+    args.push("-filter_complex", `[0:v]format=yuv420p,split=2[m][s];[m]${vf}[main];[s]fps=${opts.stills.fps},format=rgb24[still]`);
     args.push("-map", "[main]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1", "-map", "[still]", "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:3");
   } else args.push("-vf", vf, "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1");
   yield* rawFrames(args, opts.width * opts.height * 3, opts.signal, opts.stills && { bytes: srcW * srcH * 3, onStill: opts.stills.onStill });
@@ -70,6 +89,8 @@ export interface RegionDecodeOptions {
   maxFps?: number;
   /** Scale the (cropped) frames to this size inside ffmpeg (area averaging), on the decoder's core. */
   scaleTo?: { w: number; h: number };
+  /** Only this stretch of the video (see DecodeOptions). */
+  range?: TimeRange;
   signal?: AbortSignal;
 }
 
@@ -85,7 +106,7 @@ export async function* decodeRegion(path: string, srcW: number, srcH: number, op
     ...(opts.crop ? [`crop=${c.w}:${c.h}:${c.x}:${c.y}`] : []),
     ...(opts.scaleTo ? [`scale=${out.w}:${out.h}:flags=area`] : []),
   ];
-  const args = ["-v", "error", "-nostdin", "-i", path, "-an", "-sn", ...(filters.length ? ["-vf", filters.join(",")] : []), "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"];
+  const args = ["-v", "error", "-nostdin", ...rangeArgs(opts.range), "-i", path, "-an", "-sn", ...(filters.length ? ["-vf", filters.join(",")] : []), "-pix_fmt", "rgb24", "-f", "rawvideo", "pipe:1"];
   for await (const f of rawFrames(args, out.w * out.h * 3, opts.signal)) yield { ...f, width: out.w, height: out.h };
 }
 
