@@ -5,26 +5,54 @@
 import type { Candidate } from "../vision/basketball.ts";
 import { fillGaps, type BallObs } from "./tracks.ts";
 
+/** Thresholds of the ball path, in ball sizes (`scale`), seconds, frames or model scores. */
+export const BALL_PATH_DEFAULTS = {
+  /** A place that holds a candidate in at least this share of the frames around it is static. */
+  STATIC_SHARE: 0.3,
+  /** Window (seconds each side) for the static test. */
+  STATIC_WINDOW_S: 2,
+  /** "The same place": within this many ball sizes. */
+  STATIC_RADIUS_BALLS: 0.5,
+  /** A candidate at a static place stays when it scores at least this… */
+  STATIC_OVERRIDE_SCORE: 0.3,
+  /** …and this many times what that place usually scores. */
+  STATIC_OVERRIDE_RATIO: 1.4,
+  /** Gaps up to this many frames are interpolated. */
+  MAX_GAP_FRAMES: 2,
+  /** Candidates scoring less are ignored. */
+  MIN_SCORE: 0,
+  /** Candidates scoring less than this may extend a tracklet but never start one (hysteresis). */
+  SEED_SCORE: 0,
+  /**
+   * Expected size range, in ball sizes: a candidate's size is clamped into it. The size comes from
+   * COCO's class-agnostic box regression, which beside a bigger object (a backboard behind the ball)
+   * answers that object's size; the ball's position is right all the same.
+   */
+  SIZE_RANGE_BALLS: [0, Infinity] as [number, number],
+  /** Fastest ball, ball sizes a second (about 12 m/s at 0.24 m a ball). */
+  MAX_SPEED_BALLS_PER_S: 50,
+  /** A tracklet unseen for more than this many frames ends. */
+  LINK_GAP_FRAMES: 3,
+  /** After two sightings the next must land within max(one ball, this share of the distance travelled) of where the velocity points. */
+  PREDICTION_GATE_SHARE: 0.5,
+  /** A single sighting counts only from this score, at half its worth. */
+  SINGLE_SIGHTING_SCORE: 0.4,
+  /** A step "moved" when it covered at least this many ball sizes; other steps count a quarter. */
+  MOVED_BALLS: 0.3,
+  STILL_STEP_WORTH: 0.25,
+  /** A steady tracklet moves at least this many ball sizes a frame… */
+  STEADY_STEP_BALLS: 1 / 3,
+  /** …and its end-to-end distance is at least this share of its path length. */
+  STEADY_STRAIGHTNESS: 0.8,
+};
+
+export type BallPathSettings = typeof BALL_PATH_DEFAULTS;
+
 export interface BallPathOptions {
   fps: number;
   /** Typical ball size in pixels here (a rim is about twice as wide as the ball), for distances. */
   scale: number;
-  /** A place that holds a candidate in at least this share of the frames around it is static. */
-  staticShare?: number;
-  /** Window (seconds each side) for the static test. */
-  staticWindowS?: number;
-  /** Gaps up to this many frames are interpolated. */
-  maxGap?: number;
-  /** Candidates scoring less are ignored. */
-  minScore?: number;
-  /** Candidates scoring less than this may extend a tracklet but never start one (hysteresis). */
-  seedScore?: number;
-  /**
-   * Expected size range, × `scale`: a candidate's size is clamped into it. The size comes from
-   * COCO's class-agnostic box regression, which beside a bigger object (a backboard behind the ball)
-   * answers that object's size; the ball's position is right all the same.
-   */
-  sizeRange?: [number, number];
+  settings?: Partial<BallPathSettings>;
 }
 
 /**
@@ -33,9 +61,10 @@ export interface BallPathOptions {
  * ball for a moment: a candidate that scores clearly above what that place usually scores stays.
  */
 export function dropStatic<C extends Candidate>(perFrame: C[][], opts: BallPathOptions): C[][] {
-  const share = opts.staticShare ?? 0.3;
-  const half = Math.max(2, Math.round((opts.staticWindowS ?? 2) * opts.fps));
-  const radius = Math.max(2, opts.scale * 0.5);
+  const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
+  const share = o.STATIC_SHARE;
+  const half = Math.max(2, Math.round(o.STATIC_WINDOW_S * opts.fps));
+  const radius = Math.max(2, opts.scale * o.STATIC_RADIUS_BALLS);
   return perFrame.map((cands, f) =>
     cands.filter((c) => {
       const present: number[] = [];
@@ -44,12 +73,12 @@ export function dropStatic<C extends Candidate>(perFrame: C[][], opts: BallPathO
         if (g === f) continue;
         total++;
         let best = 0;
-        for (const o of perFrame[g]) if (Math.hypot(o.cx - c.cx, o.cy - c.cy) <= radius && o.score > best) best = o.score;
+        for (const other of perFrame[g]) if (Math.hypot(other.cx - c.cx, other.cy - c.cy) <= radius && other.score > best) best = other.score;
         if (best > 0) present.push(best);
       }
       if (total === 0 || present.length / total < share) return true;
       present.sort((a, b) => a - b);
-      return c.score >= Math.max(0.3, 1.4 * present[present.length >> 1]);
+      return c.score >= Math.max(o.STATIC_OVERRIDE_SCORE, o.STATIC_OVERRIDE_RATIO * present[present.length >> 1]);
     }),
   );
 }
@@ -72,18 +101,17 @@ export function buildBallPath<C extends Candidate>(
   /** `canSeed`: a further condition for starting a tracklet (e.g. the candidate visibly moved); any candidate may extend one. */
   opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
 ): Array<BallObs | null> {
-  const minScore = opts.minScore ?? 0;
-  const [lo, hi] = opts.sizeRange ?? [0, Infinity];
+  const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
+  const [lo, hi] = o.SIZE_RANGE_BALLS;
   const clampSize = (v: number) => Math.min(hi * opts.scale, Math.max(lo * opts.scale, v));
-  const plausible: C[][] = perFrame.map((cs) => cs.filter((c) => c.score >= minScore).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
+  const plausible: C[][] = perFrame.map((cs) => cs.filter((c) => c.score >= o.MIN_SCORE).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
   const moving = dropStatic(plausible, opts);
-  // About 12 m/s at 0.24 m a ball: 50 ball sizes a second.
-  const maxStep = (50 / opts.fps) * opts.scale;
+  const maxStep = (o.MAX_SPEED_BALLS_PER_S / opts.fps) * opts.scale;
   const tracklets: Tracklet[] = [];
   let active: Tracklet[] = [];
   for (let f = 0; f < moving.length; f++) {
     const cands = [...moving[f]].sort((a, b) => b.score - a.score);
-    active = active.filter((t) => f - t.frames[t.frames.length - 1] <= 3);
+    active = active.filter((t) => f - t.frames[t.frames.length - 1] <= o.LINK_GAP_FRAMES);
     const used = new Set<Tracklet>();
     for (const c of cands) {
       let best: Tracklet | null = null, bestD = Infinity;
@@ -96,7 +124,7 @@ export function buildBallPath<C extends Candidate>(
           const vx = (last.cx - prev.cx) / pdt, vy = (last.cy - prev.cy) / pdt;
           px += vx * dt;
           py += vy * dt;
-          gate = Math.max(opts.scale, 0.5 * Math.hypot(vx, vy) * dt);
+          gate = Math.max(opts.scale, o.PREDICTION_GATE_SHARE * Math.hypot(vx, vy) * dt);
         }
         const d = Math.hypot(c.cx - px, c.cy - py);
         if (d < gate && d < bestD) { best = t; bestD = d; }
@@ -105,7 +133,7 @@ export function buildBallPath<C extends Candidate>(
         best.frames.push(f);
         best.obs.push(c);
         used.add(best);
-      } else if (c.score >= (opts.seedScore ?? 0) && (!opts.canSeed || opts.canSeed(c, f))) {
+      } else if (c.score >= o.SEED_SCORE && (!opts.canSeed || opts.canSeed(c, f))) {
         const t = { frames: [f], obs: [c] };
         tracklets.push(t);
         active.push(t);
@@ -114,13 +142,13 @@ export function buildBallPath<C extends Candidate>(
     }
   }
   const worth = (t: Tracklet): number => {
-    if (t.obs.length < 2) return t.obs[0].score >= 0.4 ? 0.5 * t.obs[0].score : 0;
-    const reach = Math.max(...t.obs.map((o) => Math.hypot(o.cx - t.obs[0].cx, o.cy - t.obs[0].cy)));
-    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale)) return 0;
+    if (t.obs.length < 2) return t.obs[0].score >= o.SINGLE_SIGHTING_SCORE ? 0.5 * t.obs[0].score : 0;
+    const reach = Math.max(...t.obs.map((b) => Math.hypot(b.cx - t.obs[0].cx, b.cy - t.obs[0].cy)));
+    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o)) return 0;
     let w = 0.5 * t.obs[0].score;
     for (let i = 1; i < t.obs.length; i++) {
-      const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= 0.3 * opts.scale;
-      w += t.obs[i].score * (moved ? 1 : 0.25);
+      const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= o.MOVED_BALLS * opts.scale;
+      w += t.obs[i].score * (moved ? 1 : o.STILL_STEP_WORTH);
     }
     return w;
   };
@@ -128,26 +156,26 @@ export function buildBallPath<C extends Candidate>(
   const path: Array<BallObs | null> = new Array(moving.length).fill(null);
   for (const t of chosen)
     t.frames.forEach((f, i) => {
-      const o = t.obs[i];
-      path[f] = { cx: o.cx, cy: o.cy, w: o.w, h: o.h, score: o.score };
+      const b = t.obs[i];
+      path[f] = { cx: b.cx, cy: b.cy, w: b.w, h: b.h, score: b.score };
     });
-  return fillGaps(path, opts.maxGap ?? 2);
+  return fillGaps(path, o.MAX_GAP_FRAMES);
 }
 
 /**
- * A short tracklet that moved the same way on every step, by at least a third of a ball each time: a
+ * A short tracklet that moved the same way on every step, by at least STEADY_STEP_BALLS each time: a
  * ball seen for a few frames close up (where one ball size is a big distance), not a look-alike
  * flickering in place, which jitters back and forth.
  */
-function steady(t: Tracklet, scale: number): boolean {
+function steady(t: Tracklet, scale: number, o: BallPathSettings): boolean {
   let length = 0;
   for (let i = 1; i < t.obs.length; i++) {
     const step = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) / (t.frames[i] - t.frames[i - 1]);
-    if (step < scale / 3) return false;
+    if (step < scale * o.STEADY_STEP_BALLS) return false;
     length += step * (t.frames[i] - t.frames[i - 1]);
   }
   const first = t.obs[0], last = t.obs[t.obs.length - 1];
-  return Math.hypot(last.cx - first.cx, last.cy - first.cy) >= 0.8 * length;
+  return Math.hypot(last.cx - first.cx, last.cy - first.cy) >= o.STEADY_STRAIGHTNESS * length;
 }
 
 /** Weighted interval scheduling: the set of tracklets with disjoint frame spans and the largest total worth. */

@@ -14,7 +14,7 @@ import type { BasketballModel } from "../vision/basketball.ts";
 import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
-import { buildBallPath } from "./ball-path.ts";
+import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
 import { plausibleHeight, trackRims, verifyRims, type LookCloser, type VerifiedRim } from "./hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
@@ -40,17 +40,38 @@ export interface RealFootageOptions {
   windows: WindowOptions;
   /** Scene cuts (media/scenes.ts): no window crosses one. */
   scenes: typeof SCENE_DEFAULTS;
+  balls: typeof BALL_OBSERVATION_DEFAULTS;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
 
-export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2, windows: WINDOW_DEFAULTS, scenes: SCENE_DEFAULTS };
+/**
+ * How the observations become ball paths (assembleRealObservations): sizes in rim widths or person
+ * heights, model scores, motion as mean absolute RGB difference (0–255).
+ */
+export const BALL_OBSERVATION_DEFAULTS = {
+  /** A ball is about this many rim widths across (0.24 m over 0.45 m): the ball path's unit near a rim. */
+  BALL_RIM_WIDTHS: 0.53,
+  /** …and about this many person heights (the scene ball's unit where people are seen). */
+  BALL_PERSON_HEIGHTS: 0.12,
+  /** Without people, a ball is taken as this share of the frame's short side. */
+  BALL_FRAME_SHARE: 0.03,
+  /**
+   * Around a rim: candidates count from 0.15 and a path must start at 0.25 (hysteresis); sizes are
+   * clamped to 0.6–1.6 balls (a ball beside the backboard gets the board's box from the size head).
+   */
+  RIM_BALL_PATH: { ...BALL_PATH_DEFAULTS, MIN_SCORE: 0.15, SEED_SCORE: 0.25, SIZE_RANGE_BALLS: [0.6, 1.6] as [number, number] },
+  /** A path near a rim starts only on a candidate whose disc differs this much from the region's background… */
+  SEED_MOTION_MIN: 4,
+  /** …and this many times the region's own change (camera shake, noise). */
+  SEED_MOTION_OVER_REGION: 2,
+  /** The scene ball (whole frames, a few a second): confident sightings only, no interpolation at that rate. */
+  SCENE_BALL_PATH: { ...BALL_PATH_DEFAULTS, MIN_SCORE: 0.3, MAX_GAP_FRAMES: 0 },
+  /** The rim follows the region's measured shift, a median over this many frames (one bad measurement stays out). */
+  SHIFT_MEDIAN_FRAMES: 5,
+};
 
-/** Ball candidates in a rim's region count when they scored this (hysteresis: a track must start at `BALL_SEED_SCORE`). */
-const BALL_MIN_SCORE = 0.15;
-const BALL_SEED_SCORE = 0.25;
-/** A candidate must have changed by this much (mean absolute RGB) since the previous frame, and twice the region's own change. */
-const BALL_MIN_MOTION = 4;
+export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2, windows: WINDOW_DEFAULTS, scenes: SCENE_DEFAULTS, balls: BALL_OBSERVATION_DEFAULTS };
 
 /**
  * Observes a real video window by window (analysis/windows.ts): scene cuts first, then each window
@@ -69,7 +90,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  return { ...assembleRealObservations(raw), details: raw };
+  return { ...assembleRealObservations(raw, o.balls), details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
@@ -243,7 +264,7 @@ export interface RawRealObservations {
 }
 
 /** Ball paths, the scene ball, artifacts rows: the observations the basketball logic reads. */
-export function assembleRealObservations(raw: RawRealObservations): Observations {
+export function assembleRealObservations(raw: RawRealObservations, ob: typeof BALL_OBSERVATION_DEFAULTS = BALL_OBSERVATION_DEFAULTS): Observations {
   const { fps, every, scan, watch } = raw;
   const n = watch.length;
   const rims = raw.rims.map((r, k) => {
@@ -256,7 +277,8 @@ export function assembleRealObservations(raw: RawRealObservations): Observations
     return {
       ...r,
       boxes: boxes.map((b, f) => {
-        const near = shifts.slice(Math.max(0, f - 2), f + 3);
+        const half = ob.SHIFT_MEDIAN_FRAMES >> 1;
+        const near = shifts.slice(Math.max(0, f - half), f + half + 1);
         return { ...b, cx: b.cx + median(near.map((s) => s.dx)), cy: b.cy + median(near.map((s) => s.dy)) };
       }),
     };
@@ -268,14 +290,12 @@ export function assembleRealObservations(raw: RawRealObservations): Observations
       watch.map((w) => w[k]?.balls ?? []),
       {
         fps,
-        scale: medianBox(rim.boxes).w * 0.53,
-        minScore: BALL_MIN_SCORE,
-        seedScore: BALL_SEED_SCORE,
+        scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,
+        settings: ob.RIM_BALL_PATH,
         // A path starts only on a candidate that stands out from the region's background; once
         // started it follows the ball wherever it is predicted, moving or not (slow motion, a ball
         // rolling on the rim).
-        canSeed: (c, f) => c.motion >= Math.max(BALL_MIN_MOTION, 2 * (watch[f][k]?.roiMotion ?? 0)),
-        sizeRange: [0.6, 1.6],
+        canSeed: (c, f) => c.motion >= Math.max(ob.SEED_MOTION_MIN, ob.SEED_MOTION_OVER_REGION * (watch[f][k]?.roiMotion ?? 0)),
       },
     ),
     netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
@@ -284,7 +304,11 @@ export function assembleRealObservations(raw: RawRealObservations): Observations
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
   const persons = scan.flatMap((s) => s.persons);
   const typicalPerson = median(persons.map((p) => p.h));
-  const scenePath = buildBallPath(scan.map((s) => s.balls), { fps: fps / every, scale: typicalPerson ? typicalPerson * 0.12 : Math.min(raw.width, raw.height) * 0.03, minScore: 0.3, maxGap: 0 });
+  const scenePath = buildBallPath(scan.map((s) => s.balls), {
+    fps: fps / every,
+    scale: typicalPerson ? typicalPerson * ob.BALL_PERSON_HEIGHTS : Math.min(raw.width, raw.height) * ob.BALL_FRAME_SHARE,
+    settings: ob.SCENE_BALL_PATH,
+  });
   const ball: Array<BallObs | null> = new Array(n).fill(null);
   scan.forEach((s, i) => {
     if (s.frame < n) ball[s.frame] = scenePath[i];

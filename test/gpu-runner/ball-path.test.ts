@@ -24,15 +24,15 @@ describe("ball path on real-footage candidates", () => {
 
   it("starts a path only where a seed is allowed, and lets weaker sightings extend it", () => {
     const frames = Array.from({ length: 10 }, (_, f) => [c(100 + f * 15, 100 + f * 10, f < 3 ? 0.5 : 0.2)]);
-    const path = buildBallPath(frames, { fps: 15, scale: 20, minScore: 0.15, seedScore: 0.3 });
+    const path = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 } });
     expect(path.filter(Boolean)).toHaveLength(10);
-    const none = buildBallPath(frames, { fps: 15, scale: 20, minScore: 0.15, seedScore: 0.3, canSeed: () => false });
+    const none = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 }, canSeed: () => false });
     expect(none.filter(Boolean)).toHaveLength(0);
   });
 
   it("fills short gaps, marking them interpolated", () => {
     const frames = Array.from({ length: 8 }, (_, f) => (f === 3 || f === 4 ? [] : [c(f * 10, 50)]));
-    const path = buildBallPath(frames, { fps: 15, scale: 20, maxGap: 2 });
+    const path = buildBallPath(frames, { fps: 15, scale: 20, settings: { MAX_GAP_FRAMES: 2 } });
     expect(path[3]).toMatchObject({ cx: 30, interpolated: true });
   });
 
