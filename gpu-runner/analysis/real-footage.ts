@@ -15,10 +15,10 @@ import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
-import { plausibleHeight, trackRims, verifyRims, type LookCloser, type VerifiedRim } from "./hoop.ts";
+import { plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
-import { watchRims, type RimWatchSample } from "./rim-watch.ts";
+import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
 import { scanVideo, type ScanSample } from "./scan.ts";
 import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "./tracks.ts";
 import type { Box } from "./types.ts";
@@ -40,6 +40,10 @@ export interface RealFootageOptions {
   windows: WindowOptions;
   /** Scene cuts (media/scenes.ts): no window crosses one. */
   scenes: typeof SCENE_DEFAULTS;
+  rimTracks: RimTrackSettings;
+  rimVerify: RimVerifySettings;
+  rimHeight: RimHeightSettings;
+  watch: RimWatchSettings;
   balls: typeof BALL_OBSERVATION_DEFAULTS;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
@@ -71,7 +75,24 @@ export const BALL_OBSERVATION_DEFAULTS = {
   SHIFT_MEDIAN_FRAMES: 5,
 };
 
-export const REAL_FOOTAGE_DEFAULTS = { fps: 15, scanFps: 5, scanInput: 512, roiInput: 256, roiWidths: 7, minVerification: 0.1, maxRims: 2, windows: WINDOW_DEFAULTS, scenes: SCENE_DEFAULTS, balls: BALL_OBSERVATION_DEFAULTS };
+export const REAL_FOOTAGE_DEFAULTS = {
+  fps: 15,
+  scanFps: 5,
+  scanInput: 512,
+  roiInput: 256,
+  roiWidths: 7,
+  minVerification: 0.1,
+  maxRims: 2,
+  windows: WINDOW_DEFAULTS,
+  scenes: SCENE_DEFAULTS,
+  // Candidates from a whole-frame scan a few times a second: a real rim is often missed for a while,
+  // so a fifth of the samples and a low mean score are enough to deserve a closer look.
+  rimTracks: { ...RIM_TRACK_DEFAULTS, MIN_COVERAGE: 0.2, MIN_MEAN_SCORE: 0.05 },
+  rimVerify: RIM_VERIFY_DEFAULTS,
+  rimHeight: RIM_HEIGHT_DEFAULTS,
+  watch: RIM_WATCH_DEFAULTS,
+  balls: BALL_OBSERVATION_DEFAULTS,
+};
 
 /**
  * Observes a real video window by window (analysis/windows.ts): scene cuts first, then each window
@@ -137,7 +158,7 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
   const t1 = performance.now();
   const timeline = Math.max(frames, (scan.at(-1)?.frame ?? 0) + 1);
 
-  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: s.rims })), { frames: timeline, minCoverage: 0.2, minMeanScore: 0.05 });
+  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: s.rims })), { frames: timeline, settings: o.rimTracks });
   const look: LookCloser = async (frame, region) => {
     const still = stills.find((x) => x.frame === frame)!;
     const img = cropResize({ data: still.rgb, width: info.width, height: info.height }, region, o.roiInput, o.roiInput);
@@ -146,10 +167,10 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     const k = region.w / o.roiInput;
     return { cx: region.x + top.cx * k, cy: region.y + top.cy * k, w: top.w * k, h: top.h * k, score: top.score };
   };
-  const verified = await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height });
+  const verified = await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify });
   const persons = scan.flatMap((s) => s.persons);
   const rims = verified
-    .filter((r) => r.verification >= o.minVerification && plausibleHeight(medianBox(r.boxes), persons))
+    .filter((r) => r.verification >= o.minVerification && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
   stills = [];
@@ -158,6 +179,7 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     fps,
     input: o.roiInput,
     widths: o.roiWidths,
+    settings: o.watch,
     range,
     signal: o.signal,
     onFrame: (f) => onProgress(0.4 + 0.6 * Math.min(1, f / timeline)),

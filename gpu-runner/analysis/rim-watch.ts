@@ -7,6 +7,7 @@ import { decodeRegion, type TimeRange } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
 import { cropResize, type Rect, type RgbImage } from "../vision/image.ts";
+import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../vision/motion.ts";
 import type { RimTrack } from "./hoop.ts";
 import type { Box } from "./types.ts";
 
@@ -33,128 +34,28 @@ export interface RimWatchSample {
   looked: boolean;
 }
 
-/**
- * The strongest local change between two aligned S×S RGB crops: the mean absolute difference of the
- * most changed block of `block`×`block` pixels. A ball is a few blocks wide, so it shows here even
- * when it is a sliver of the region's mean.
- */
-export function peakBlockMotion(a: Uint8Array, b: ArrayLike<number>, S: number, block = 16): number {
-  let peak = 0;
-  for (let by = 0; by + block <= S; by += block)
-    for (let bx = 0; bx + block <= S; bx += block) {
-      let sum = 0;
-      for (let y = by; y < by + block; y += 2)
-        for (let x = bx; x < bx + block; x += 2) {
-          const o = (y * S + x) * 3;
-          sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
-        }
-      peak = Math.max(peak, sum / ((block / 2) ** 2 * 3));
-    }
-  return peak;
-}
+/** The rim watch's settings: shares of the model input, frames, seconds, model scores, mean absolute RGB change (0–255). */
+export const RIM_WATCH_DEFAULTS = {
+  /** Largest camera movement between the rim's track and a frame that is followed, as a share of the region; 0 turns stabilisation off. */
+  MAX_SHIFT_SHARE: 0.1,
+  /** While nothing in a region moves, the model looks at one frame in this many; 1 looks at every frame. */
+  CALM_EVERY_FRAMES: 3,
+  /** Something moves: a 16×16 block of the lined-up region differs from the background by this much… */
+  WAKE_MOTION: 12,
+  /** …or a ball (scoring WAKE_BALL_SCORE) was seen in the last WAKE_BALL_S. */
+  WAKE_BALL_SCORE: 0.25,
+  WAKE_BALL_S: 0.5,
+  /** Share of each new frame that joins the region's running background. */
+  BACKGROUND_RATE: 0.2,
+  /** The net's movement is measured from this far below the ring to this far (rim widths), within its width. */
+  NET_TOP_RIM_WIDTHS: 0.1,
+  NET_BOTTOM_RIM_WIDTHS: 1.2,
+  /** ffmpeg shrinks the regions to about this many times the model input when that saves at least SHRINK_BELOW. */
+  SHRINK_TO_INPUTS: 1.25,
+  SHRINK_BELOW: 0.8,
+};
 
-/** Luma (0–255) of an S×S RGB image, into `out`. */
-function lumaOf(rgb: ArrayLike<number>, S: number, out: Float32Array): Float32Array {
-  for (let i = 0, o = 0; i < S * S; i++, o += 3) out[i] = 0.299 * rgb[o] + 0.587 * rgb[o + 1] + 0.114 * rgb[o + 2];
-  return out;
-}
-
-/** Mean |a(x + dx, y + dy) − b(x, y)| over a grid (every `step` pixels of an n×n image) that stays `margin` inside. */
-function shiftedDifference(a: Float32Array, b: Float32Array, n: number, dx: number, dy: number, margin: number, step: number): number {
-  let sum = 0, count = 0;
-  for (let y = margin; y < n - margin; y += step)
-    for (let x = margin; x < n - margin; x += step) {
-      sum += Math.abs(a[(y + dy) * n + x + dx] - b[y * n + x]);
-      count++;
-    }
-  return count ? sum / count : 0;
-}
-
-function downsample4(a: Float32Array, n: number, out: Float32Array): Float32Array {
-  const m = n / 4;
-  for (let y = 0; y < m; y++)
-    for (let x = 0; x < m; x++) {
-      let s = 0;
-      for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) s += a[(4 * y + j) * n + 4 * x + i];
-      out[y * m + x] = s / 16;
-    }
-  return out;
-}
-
-/**
- * The whole-pixel shift (dx, dy) that lines an image up with a reference, `image(x + dx, y + dy) ≈
- * reference(x, y)`, up to `maxShift` pixels each way: a coarse search on 4× smaller images, then a
- * refinement around the best coarse answer. Camera shake moves the whole region at once; without
- * this, a handheld close-up of a rim "moves" everywhere and the ball cannot stand out from it.
- */
-export function registerShift(image: Float32Array, reference: Float32Array, S: number, maxShift: number, scratch?: { a: Float32Array; b: Float32Array }): { dx: number; dy: number } {
-  const m = S / 4;
-  const a = downsample4(image, S, scratch?.a ?? new Float32Array(m * m));
-  const b = downsample4(reference, S, scratch?.b ?? new Float32Array(m * m));
-  const R = Math.ceil(maxShift / 4);
-  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 2) };
-  for (let dy = -R; dy <= R; dy++)
-    for (let dx = -R; dx <= R; dx++) {
-      const d = shiftedDifference(a, b, m, dx, dy, R, 2);
-      if (d < best.d - 1e-6) best = { dx, dy, d };
-    }
-  const margin = 4 * R + 3;
-  let fine = { dx: 0, dy: 0, d: shiftedDifference(image, reference, S, 0, 0, margin, 2) };
-  for (let dy = 4 * best.dy - 3; dy <= 4 * best.dy + 3; dy++)
-    for (let dx = 4 * best.dx - 3; dx <= 4 * best.dx + 3; dx++) {
-      if (Math.abs(dx) > maxShift || Math.abs(dy) > maxShift) continue;
-      const d = shiftedDifference(image, reference, S, dx, dy, margin, 2);
-      if (d < fine.d - 1e-6) fine = { dx, dy, d };
-    }
-  return { dx: fine.dx, dy: fine.dy };
-}
-
-/** out(x, y) = image(x + dx, y + dy) for RGB S×S; outside the image, `fill`'s pixel (so it counts as unchanged). */
-function shiftImage(image: Uint8Array, S: number, dx: number, dy: number, fill: ArrayLike<number>, out: Uint8Array): Uint8Array {
-  for (let y = 0; y < S; y++) {
-    const sy = y + dy;
-    for (let x = 0; x < S; x++) {
-      const sx = x + dx, o = (y * S + x) * 3;
-      if (sx >= 0 && sx < S && sy >= 0 && sy < S) {
-        const i = (sy * S + sx) * 3;
-        out[o] = image[i];
-        out[o + 1] = image[i + 1];
-        out[o + 2] = image[i + 2];
-      } else {
-        out[o] = fill[o];
-        out[o + 1] = fill[o + 1];
-        out[o + 2] = fill[o + 2];
-      }
-    }
-  }
-  return out;
-}
-
-/** Mean absolute RGB difference between two S×S crops inside a disc (input pixels). */
-export function discMotion(a: Uint8Array, b: ArrayLike<number>, S: number, cx: number, cy: number, r: number): number {
-  let sum = 0, n = 0;
-  const r2 = r * r;
-  for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(S - 1, Math.ceil(cy + r)); y++)
-    for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(S - 1, Math.ceil(cx + r)); x++) {
-      if ((x - cx) ** 2 + (y - cy) ** 2 > r2) continue;
-      const o = (y * S + x) * 3;
-      sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
-      n += 3;
-    }
-  return n ? sum / n : 0;
-}
-
-/** Mean absolute RGB difference inside a rectangle (input pixels). */
-export function boxMotion(a: Uint8Array, b: ArrayLike<number>, S: number, x0: number, y0: number, x1: number, y1: number): number {
-  let sum = 0, n = 0;
-  for (let y = Math.max(0, Math.floor(y0)); y <= Math.min(S - 1, Math.ceil(y1)); y++)
-    for (let x = Math.max(0, Math.floor(x0)); x <= Math.min(S - 1, Math.ceil(x1)); x++) {
-      const o = (y * S + x) * 3;
-      sum += Math.abs(a[o] - b[o]) + Math.abs(a[o + 1] - b[o + 1]) + Math.abs(a[o + 2] - b[o + 2]);
-      n += 3;
-    }
-  return n ? sum / n : 0;
-}
+export type RimWatchSettings = typeof RIM_WATCH_DEFAULTS;
 
 export interface RimWatchOptions {
   fps: number;
@@ -162,14 +63,7 @@ export interface RimWatchOptions {
   input: number;
   /** Region side in rim widths. */
   widths: number;
-  /** Largest camera movement (model-input pixels) between the rim's track and a frame that is followed; 0 turns stabilisation off. */
-  maxShift?: number;
-  /**
-   * While nothing in a region moves (no block changed by `wakeMotion` from the background, no ball seen
-   * in the last half second), the model looks at one frame in this many; 1 looks at every frame.
-   */
-  calmEvery?: number;
-  wakeMotion?: number;
+  settings?: Partial<RimWatchSettings>;
   /** Only this stretch of the video (timeline frame 0 is its start). */
   range?: TimeRange;
   signal?: AbortSignal;
@@ -205,6 +99,7 @@ function unionCrop(rects: Rect[], W: number, H: number): { x: number; y: number;
 
 /** Per timeline frame, per rim (same order as `rims`): what the model saw in the region. */
 export async function watchRims(videoPath: string, info: VideoInfo, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
+  const o = { ...RIM_WATCH_DEFAULTS, ...opts.settings };
   const out: RimWatchSample[][] = Array.from({ length: frames }, () => []);
   if (!rims.length) return out;
   const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], info.width, info.height, opts.widths);
@@ -217,11 +112,11 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   // only finishes the job.
   // (a loop, not Math.min(...): a two-hour video has more regions than a call takes arguments)
   const smallest = all.reduce((m, r) => Math.min(m, r.w), Infinity);
-  const shrink = Math.min(1, (1.25 * opts.input) / smallest);
-  const scaleTo = shrink < 0.8 ? { w: Math.max(2, 2 * Math.round((cropRect.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((cropRect.h * shrink) / 2)) } : undefined;
+  const shrink = Math.min(1, (o.SHRINK_TO_INPUTS * opts.input) / smallest);
+  const scaleTo = shrink < o.SHRINK_BELOW ? { w: Math.max(2, 2 * Math.round((cropRect.w * shrink) / 2)), h: Math.max(2, 2 * Math.round((cropRect.h * shrink) / 2)) } : undefined;
   const fx = scaleTo ? scaleTo.w / cropRect.w : 1, fy = scaleTo ? scaleTo.h / cropRect.h : 1;
   const S = opts.input;
-  const maxShift = opts.maxShift ?? Math.round(S / 10);
+  const maxShift = Math.round(S * o.MAX_SHIFT_SHARE);
   // Per rim: the region's running average (a fifth of every new frame), the background a ball stands
   // out from, in the region's own coordinates whatever the camera did. The frame being prepared and
   // the one the model is looking at use alternate buffers (by frame parity): this frame's crop, its
@@ -235,10 +130,9 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     lastLook: -Infinity,
     lastBall: -Infinity,
   }));
-  const calmEvery = opts.calmEvery ?? 3;
-  const wakeMotion = opts.wakeMotion ?? 12;
+  const calmEvery = o.CALM_EVERY_FRAMES;
+  const wakeMotion = o.WAKE_MOTION;
   const luma = { image: new Float32Array(S * S), background: new Float32Array(S * S), a: new Float32Array((S / 4) ** 2), b: new Float32Array((S / 4) ** 2) };
-  const BACKGROUND_RATE = 0.2;
 
   interface Prepared {
     roi: Rect;
@@ -274,10 +168,10 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
       const box = rim.boxes[Math.min(index, rim.boxes.length - 1)];
       // In the aligned crop the rim stands where the track puts it.
       const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
-      const netMotion = have ? boxMotion(aligned, previous, S, rx - rw / 2, ry + 0.1 * rw, rx + rw / 2, ry + 1.2 * rw) : 0;
+      const netMotion = have ? boxMotion(aligned, previous, S, rx - rw / 2, ry + o.NET_TOP_RIM_WIDTHS * rw, rx + rw / 2, ry + o.NET_BOTTOM_RIM_WIDTHS * rw) : 0;
       const roiMotion = have ? boxMotion(aligned, bg, S, 0, 0, S - 1, S - 1) : 0;
       st.backgroundBefore[p].set(bg);
-      for (let i = 0; i < bg.length; i++) bg[i] += BACKGROUND_RATE * (aligned[i] - bg[i]);
+      for (let i = 0; i < bg.length; i++) bg[i] += o.BACKGROUND_RATE * (aligned[i] - bg[i]);
       return { roi, k, shift, netMotion, roiMotion, looked: false, found: null };
     }),
   });
@@ -289,7 +183,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
       const st = state[ri], p = frame.index & 1;
       r.looked =
         !frame.have ||
-        frame.index - st.lastBall <= opts.fps / 2 ||
+        frame.index - st.lastBall <= opts.fps * o.WAKE_BALL_S ||
         frame.index - st.lastLook >= calmEvery ||
         peakBlockMotion(st.aligned[p], st.backgroundBefore[p], S) >= wakeMotion;
       if (!r.looked) return;
@@ -304,7 +198,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     for (const [ri, r] of frame.rims.entries()) {
       const st = state[ri], p = frame.index & 1;
       const found = r.found ? await r.found : { persons: [], balls: [], rims: [] };
-      if (found.balls.some((b) => b.score >= 0.25)) st.lastBall = frame.index;
+      if (found.balls.some((b) => b.score >= o.WAKE_BALL_SCORE)) st.lastBall = frame.index;
       const back = (c: Candidate): Candidate => ({ cx: r.roi.x + c.cx * r.k, cy: r.roi.y + c.cy * r.k, w: c.w * r.k, h: c.h * r.k, score: c.score });
       out[frame.index].push({
         balls: found.balls.map((c) => ({

@@ -3,7 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { peakBlockMotion, registerShift, roiAround, watchRims } from "../../gpu-runner/analysis/rim-watch.ts";
+import { roiAround, watchRims } from "../../gpu-runner/analysis/rim-watch.ts";
+import { peakBlockMotion, registerShift } from "../../gpu-runner/vision/motion.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import type { BasketballModel } from "../../gpu-runner/vision/basketball.ts";
@@ -76,7 +77,7 @@ describe("watchRims on a shaking camera", () => {
     const frames = 30;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
     const watched = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
-    const unaligned = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7, maxShift: 0 });
+    const unaligned = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7, settings: { MAX_SHIFT_SHARE: 0 } });
     let close = 0;
     for (let f = 1; f < frames; f++) {
       const t = f / 15;
