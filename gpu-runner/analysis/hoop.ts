@@ -28,6 +28,8 @@ export interface RimTrack {
   detections: number;
   /** True when the rim moved less than a fifth of its width over the video (a fixed camera). */
   fixed: boolean;
+  /** Half-open frame ranges in which the rim is in view (set when windows are joined); absent: the whole timeline. */
+  active?: Array<[number, number]>;
 }
 
 /** Rim tracking over the scan's samples: rim widths, shares of samples, model scores. */

@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { joinWindows } from "../../gpu-runner/analysis/real-footage.ts";
 import { planWindows } from "../../gpu-runner/analysis/windows.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { findSceneCuts, parseSceneTimes } from "../../gpu-runner/media/scenes.ts";
@@ -47,5 +48,49 @@ describe("scene cuts", () => {
     const cuts = await findSceneCuts(file);
     expect(cuts).toHaveLength(1);
     expect(cuts[0]).toBeCloseTo(2, 1);
+  });
+});
+
+describe("joinWindows", () => {
+  const box = (cx: number, cy: number) => ({ cx, cy, w: 40, h: 12 });
+  const rimOf = (frames: number, cx: number, cy: number) => ({ id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, verification: 0.4, boxes: Array.from({ length: frames }, () => box(cx, cy)) });
+  const watchSample = (tag: number) => ({ balls: [{ cx: tag, cy: 0, w: 10, h: 10, score: 0.5, motion: 9 }], rims: [], roi: { x: 0, y: 0, w: 100, h: 100 }, netMotion: tag, roiMotion: 0, shift: { dx: 0, dy: 0 }, looked: true });
+  /** A window's raw observation: every frame's watch sample tagged with its global frame. */
+  const raw = (span: [number, number], rims: Array<[number, number]>) => ({
+    fps: 10, every: 2, width: 640, height: 360,
+    scan: Array.from({ length: Math.ceil((span[1] - span[0]) / 2) }, (_, i) => ({ frame: 2 * i, persons: [], balls: [], rims: [] })),
+    rims: rims.map(([cx, cy]) => rimOf(span[1] - span[0], cx, cy)),
+    candidates: [],
+    watch: Array.from({ length: span[1] - span[0] }, (_, f) => rims.map(() => watchSample(span[0] + f))),
+    tracks: [{ id: 1, frames: [0, 1], boxes: [box(1, 1), box(1, 1)], colors: [[0, 0, 0] as [number, number, number], [0, 0, 0] as [number, number, number]], jerseyReads: [] }],
+    jerseyReads: [[1, [{ text: "7", confidence: 0.9 }]]] as Array<[number, Array<{ text: string; confidence: number }>]>,
+    cuts: [],
+    timings: { scanMs: 1, watchMs: 2 },
+  });
+
+  it("takes every frame from the window whose core holds it, and one rim across windows of a scene", () => {
+    const w = planWindows(100, [], 10, { WINDOW_S: 5, MARGIN_S: 1 });
+    expect(w).toHaveLength(2);
+    const joined = joinWindows(w.map((window) => ({ window, raw: raw(window.span, [[300, 100]]) })), 100, []);
+    expect(joined.rims).toHaveLength(1);
+    expect(joined.rims[0].active).toEqual([[0, 100]]);
+    // Frame f's sample is the one its core's window took at f (the margins' samples are dropped).
+    expect(joined.watch.map((s) => s[0].netMotion)).toEqual(Array.from({ length: 100 }, (_, f) => f));
+    // Scan samples every second frame of each span: 0–48 from the first core, 50–98 from the second.
+    expect(joined.scan.map((s) => s.frame)).toEqual(Array.from({ length: 50 }, (_, i) => 2 * i));
+    expect(joined.timings).toEqual({ scanMs: 2, watchMs: 4 });
+  });
+
+  it("keeps rims of different scenes apart, each in view only in its own scene, and track ids unique", () => {
+    const w = planWindows(100, [60], 10, { WINDOW_S: 40, MARGIN_S: 1 });
+    const joined = joinWindows(w.map((window, i) => ({ window, raw: raw(window.span, i === 0 ? [[300, 100]] : [[300, 100], [100, 80]]) })), 100, [6]);
+    expect(joined.rims.map((r) => r.active)).toEqual([[[0, 60]], [[60, 100]], [[60, 100]]]);
+    // Outside its scene a rim holds its nearest position; nothing is watched there.
+    expect(joined.rims[2].boxes[0]).toEqual(box(100, 80));
+    expect(joined.watch[10].filter(Boolean)).toHaveLength(1);
+    expect(joined.watch[70].filter(Boolean)).toHaveLength(2);
+    expect(new Set(joined.tracks.map((t) => t.id)).size).toBe(2);
+    expect(joined.jerseyReads.map(([id]) => id)).toEqual(joined.tracks.map((t) => t.id));
+    expect(joined.cuts).toEqual([6]);
   });
 });
