@@ -1,0 +1,161 @@
+"""The labelled stills of ../shared/datasets/basketball-det for models/train (Python port of
+models/heads/dataset.ts and the heads' ring/letterbox rules, so the fine-tuned network learns and is
+measured on the same targets as the heads it replaces). Images are read at run time only; none is
+copied into the repository."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+DATASET_DIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "../../../shared/datasets/basketball-det"))
+IMAGE_SIZE = 640
+STRIDE = 4
+# Unified ids 0 ball, 1 rim, 2 person, 3 ball_made, 4 ball_backboard; 3 and 4 are ball boxes.
+CLASS_OF = {"0": "ball", "1": "rim", "2": "person", "3": "ball", "4": "ball"}
+COMMON_ASPECTS = [9 / 16, 3 / 4, 1, 4 / 3, 16 / 9]
+
+
+@dataclass
+class Image:
+    file: str
+    split: str
+    source: str
+    session: str
+    rim_exhaustive: bool
+    ball_labelled: bool
+    boxes: list  # (cls, cx, cy, w, h) in 0..1 of the stretched 640×640 image
+    aspect: float = 1.0
+
+
+def _snap(r: float) -> float:
+    return min(COMMON_ASPECTS, key=lambda a: abs(math.log(a / r)))
+
+
+def _estimate_aspects(images: list[Image]) -> None:
+    """A round ball stretched to a square has h/w = original width/height: the session's (or the
+    image's own) median over well-sized balls, snapped to a usual aspect (as dataset.ts)."""
+    def ratios(im: Image, min_px: float):
+        return [h / w for c, _, _, w, h in im.boxes if c == "ball" and math.sqrt(w * h) * IMAGE_SIZE >= min_px]
+    by_session: dict[str, list[float]] = {}
+    for im in images:
+        by_session.setdefault(im.session, []).extend(ratios(im, 14))
+    for im in images:
+        s, own = by_session[im.session], ratios(im, 20)
+        if len(s) >= 3:
+            im.aspect = _snap(sorted(s)[len(s) >> 1])
+        elif own:
+            im.aspect = _snap(sorted(own)[len(own) >> 1])
+
+
+def load_dataset(directory: str = DATASET_DIR) -> list[Image]:
+    images = []
+    with open(os.path.join(directory, "manifest.jsonl")) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            label = os.path.join(directory, os.path.splitext(r["image"].replace("images/", "labels/", 1))[0] + ".txt")
+            boxes = []
+            if os.path.exists(label):
+                for row in open(label):
+                    p = row.split()
+                    if len(p) == 5 and p[0] in CLASS_OF:
+                        boxes.append((CLASS_OF[p[0]], *map(float, p[1:])))
+            images.append(Image(os.path.join(directory, r["image"]), r["split"], r["source"], r["session"], bool(r.get("rim_exhaustive")), bool(r.get("ball_labelled")), boxes))
+    _estimate_aspects(images)
+    return images
+
+
+def ring_of(cx: float, cy: float, w: float, h: float):
+    """The rim's ring, not the rim+net box the labels draw (as models/heads/train.ts ringOf)."""
+    ring_h = min(h, 0.3 * w)
+    return cx, cy - h / 2 + ring_h / 2, w, ring_h
+
+
+def read_rgb(file: str) -> np.ndarray:
+    bgr = cv2.imread(file, cv2.IMREAD_COLOR)
+    if bgr.shape[:2] != (IMAGE_SIZE, IMAGE_SIZE):
+        bgr = cv2.resize(bgr, (IMAGE_SIZE, IMAGE_SIZE), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+@dataclass
+class Placed:
+    """Objects on a composed canvas, in canvas pixels, and where each class's loss counts."""
+    rgb: np.ndarray
+    boxes: list = field(default_factory=list)  # (cls, cx, cy, w, h); rims already as rings
+    rim_mask: np.ndarray | None = None  # canvas-size 0/1: rim negatives count here
+    ball_mask: np.ndarray | None = None
+
+
+def compose(tiles: list[Image], canvas: int, k: int, rng: np.random.Generator, scale_range=(0.7, 1.0), cache=None) -> Placed:
+    """Lays images on a gray canvas: one (original aspect restored, scaled and placed at random) or
+    a k×k mosaic of shrunken ones (smaller rims and balls, as in real footage)."""
+    rgb = np.full((canvas, canvas, 3), 114, np.uint8)
+    rim_mask = np.ones((canvas, canvas), np.float32)
+    ball_mask = np.ones((canvas, canvas), np.float32)
+    out = Placed(rgb, [], rim_mask, ball_mask)
+    cell = canvas / k
+    for i, im in enumerate(tiles):
+        jitter = rng.uniform(*scale_range)
+        w = max(8, int(round((cell if im.aspect >= 1 else cell * im.aspect) * jitter)))
+        h = max(8, int(round((cell / im.aspect if im.aspect >= 1 else cell) * jitter)))
+        w, h = min(w, int(cell)), min(h, int(cell))  # rounding must not spill into the next cell
+        x0 = int((i % k) * cell + rng.uniform(0, cell - w))
+        y0 = int((i // k) * cell + rng.uniform(0, cell - h))
+        src = cache(im.file) if cache else read_rgb(im.file)
+        content = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
+        flip = rng.random() < 0.5
+        if flip:
+            content = content[:, ::-1]
+        rgb[y0:y0 + h, x0:x0 + w] = content
+        if not im.rim_exhaustive:
+            rim_mask[y0:y0 + h, x0:x0 + w] = 0
+        if not im.ball_labelled:
+            ball_mask[y0:y0 + h, x0:x0 + w] = 0
+        for c, cx, cy, bw, bh in im.boxes:
+            cx = 1 - cx if flip else cx
+            box = (x0 + cx * w, y0 + cy * h, bw * w, bh * h)
+            if c == "rim":
+                box = ring_of(*box)
+            out.boxes.append((c, *box))
+    return out
+
+
+def sigma_cells(w: float, h: float) -> float:
+    """Gaussian radius in grid cells (as the heads: σ = max(0.7, 0.12·√area))."""
+    return max(0.7, 0.12 * math.sqrt(max(w * h, 1e-6)) / STRIDE)
+
+
+def heatmap(objects, grid_w: int, grid_h: int) -> np.ndarray:
+    t = np.zeros((grid_h, grid_w), np.float32)
+    ys, xs = np.mgrid[0:grid_h, 0:grid_w]
+    for _, cx, cy, w, h in objects:
+        gx = min(grid_w - 1, max(0, round(cx / STRIDE)))
+        gy = min(grid_h - 1, max(0, round(cy / STRIDE)))
+        s = sigma_cells(w, h)
+        g = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * s * s))
+        g[gy, gx] = 1
+        np.maximum(t, g, out=t)
+    return t
+
+
+def letterbox(im: Image, size: int, rgb: np.ndarray | None = None):
+    """One image with its original aspect restored, centred on a size×size gray canvas (as the
+    heads' evaluation): returns the canvas and the boxes in canvas pixels (rims as rings)."""
+    cell = size
+    w = int(round(cell if im.aspect >= 1 else cell * im.aspect))
+    h = int(round(cell / im.aspect if im.aspect >= 1 else cell))
+    x0, y0 = (size - w) // 2, (size - h) // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas[y0:y0 + h, x0:x0 + w] = cv2.resize(rgb if rgb is not None else read_rgb(im.file), (w, h), interpolation=cv2.INTER_AREA)
+    boxes = []
+    for c, cx, cy, bw, bh in im.boxes:
+        box = (x0 + cx * w, y0 + cy * h, bw * w, bh * h)
+        boxes.append((c, *(ring_of(*box) if c == "rim" else box)))
+    return canvas, boxes

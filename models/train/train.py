@@ -1,0 +1,207 @@
+"""Fine-tunes the WHOLE converted CenterNet (MobileNetV3 backbone, pyramid, COCO heads and the
+basketball heads `ball`, `rim`, `rim_size`) end to end on ../shared/datasets/basketball-det.
+
+A developer tool (never run in CI, never imported by the runner or the tests); see docs/analysis.md
+"Fine-tuned detector (models/train)" for the command that made the committed weights.
+
+  nice -n 19 VENV/bin/python models/train/train.py --run runs/ft1 --steps 600 [--resume]
+
+Start: models/centernet.onnx as the npm build makes it (COCO CenterNet + the heads trained on frozen
+features). Every Conv weight and bias is trained. Losses:
+  * `ball` and `rim`: CenterNet focal loss on Gaussian centre targets (rims as their ring, as the
+    heads), counted only where the data says a missing box is a negative (ball_labelled,
+    rim_exhaustive tiles; gray canvas counts as negative for both);
+  * `rim_size`: L1 on log(w/4), log(h/4) of the ring at ring centres;
+  * COCO `heatmap` (person, sports ball) and `wh`: distillation to the frozen start model (its
+    outputs from onnxruntime on the same batch), so COCO person keeps working.
+Inputs: CANVAS×CANVAS gray canvases holding one image (restored aspect, scaled 0.45–1) or 2×2 / 3×3
+mosaics (rims 20–60 px, as in real footage), random flips, brightness/contrast jitter, sometimes a
+blur (down- and up-scaled). Checkpoints (weights, optimiser, step, RNG) every --save-every steps in
+--run; each also writes an ONNX snapshot (`step-N.onnx`) for models/train/evaluate.py (val chooses).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import onnxruntime as ort
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data import STRIDE, compose, heatmap, load_dataset, read_rgb  # noqa: E402
+from onnx_torch import load  # noqa: E402
+
+p = argparse.ArgumentParser()
+p.add_argument("--base", default="models/centernet.onnx", help="start model (the npm build's CenterNet with heads)")
+p.add_argument("--teacher", default="models/centernet.onnx", help="model whose COCO heatmap/wh are distilled (the npm build's)")
+p.add_argument("--run", default="models/train/runs/ft1", help="checkpoint folder (gitignored)")
+p.add_argument("--steps", type=int, default=600)
+p.add_argument("--batch", type=int, default=4)
+p.add_argument("--canvas", type=int, default=320)
+p.add_argument("--lr", type=float, default=1e-4, help="backbone learning rate (Adam); heads get 10×")
+p.add_argument("--seed", type=int, default=24)
+p.add_argument("--save-every", type=int, default=50)
+p.add_argument("--threads", type=int, default=2)
+p.add_argument("--resume", action="store_true")
+p.add_argument("--max-minutes", type=float, default=0, help="stop (after saving) when this much wall time has passed in this process")
+args = p.parse_args()
+
+torch.set_num_threads(args.threads)
+try:
+    torch.backends.nnpack.set_flags(False)
+except Exception:
+    pass
+os.makedirs(args.run, exist_ok=True)
+CKPT = os.path.join(args.run, "checkpoint.pt")
+HEADS = ["ball", "rim", "rim_size"]
+
+net = load(args.base)
+head_params = net.head_param_names(HEADS)
+head_keys = {net.param_key[n] for n in head_params}
+backbone = [v for k, v in net.params.items() if k not in head_keys]
+heads = [v for k, v in net.params.items() if k in head_keys]
+opt = torch.optim.Adam([{"params": backbone, "lr": args.lr}, {"params": heads, "lr": args.lr * 10}])
+print(f"trainable tensors: {len(backbone)} backbone + {len(heads)} head; parameters {sum(v.numel() for v in net.params.values())}", flush=True)
+
+teacher_opts = ort.SessionOptions()
+teacher_opts.intra_op_num_threads = 1
+teacher = ort.InferenceSession(args.teacher, teacher_opts, providers=["CPUExecutionProvider"])
+
+rng = np.random.default_rng(args.seed)
+torch.manual_seed(args.seed)
+step = 0
+log_path = os.path.join(args.run, "log.jsonl")
+if args.resume and os.path.exists(CKPT):
+    ck = torch.load(CKPT, weights_only=False)
+    net.params.load_state_dict(ck["params"])
+    opt.load_state_dict(ck["opt"])
+    step = ck["step"]
+    rng.bit_generator.state = ck["rng"]
+    torch.set_rng_state(ck["torch_rng"])
+    print(f"resumed at step {step}", flush=True)
+    if ck["args"]["steps"] != args.steps:
+        print(f"note: --steps {args.steps} differs from the run's {ck['args']['steps']} (the schedule follows --steps)", flush=True)
+elif os.path.exists(CKPT):
+    sys.exit(f"{CKPT} exists: pass --resume or choose another --run")
+with open(os.path.join(args.run, "args.json"), "w") as f:
+    json.dump(vars(args), f, indent=1)
+
+images = [im for im in load_dataset() if im.split == "train"]
+rim_pool = [im for im in images if im.rim_exhaustive]
+ball_pool = [im for im in images if im.ball_labelled]
+print(f"train images: {len(images)} ({len(rim_pool)} rim-exhaustive, {len(ball_pool)} ball-labelled)", flush=True)
+
+_cache: dict[str, np.ndarray] = {}
+
+
+def cached(file: str) -> np.ndarray:
+    # Decoded images, kept at 320×320 (enough for every tile size used here): ~300 kB each.
+    if file not in _cache:
+        import cv2
+        _cache[file] = cv2.resize(read_rgb(file), (args.canvas, args.canvas), interpolation=cv2.INTER_AREA)
+    return _cache[file]
+
+
+def sample(rng: np.random.Generator):
+    k = int(rng.choice([1, 2, 3], p=[0.3, 0.45, 0.25]))
+    tiles = []
+    for _ in range(k * k):
+        pool = rim_pool if rng.random() < 0.45 else ball_pool
+        tiles.append(pool[int(rng.integers(len(pool)))])
+    placed = compose(tiles, args.canvas, k, rng, (0.45, 1.0) if k == 1 else (0.7, 1.0), cache=cached)
+    img = placed.rgb.astype(np.float32)
+    # Photometric jitter: brightness, contrast; sometimes a blur like a small, soft real-footage object.
+    img = (img - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-30, 30)
+    if rng.random() < 0.25:
+        import cv2
+        f = rng.uniform(0.4, 0.8)
+        small = cv2.resize(img, (int(args.canvas * f), int(args.canvas * f)), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (args.canvas, args.canvas), interpolation=cv2.INTER_LINEAR)
+    img = np.clip(img, 0, 255).astype(np.float32)
+    g = args.canvas // STRIDE
+    balls = [b for b in placed.boxes if b[0] == "ball"]
+    rims = [b for b in placed.boxes if b[0] == "rim"]
+    size_t = np.zeros((2, g, g), np.float32)
+    size_m = np.zeros((g, g), np.float32)
+    for _, cx, cy, w, h in rims:
+        gx, gy = min(g - 1, max(0, round(cx / STRIDE))), min(g - 1, max(0, round(cy / STRIDE)))
+        size_t[:, gy, gx] = (math.log(max(w, 1) / 4), math.log(max(h, 1) / 4))
+        size_m[gy, gx] = 1
+    # Loss masks at grid resolution; positives always count (a labelled box is a positive).
+    ball_t, rim_t = heatmap(balls, g, g), heatmap(rims, g, g)
+    ball_m = np.maximum(placed.ball_mask[STRIDE // 2::STRIDE, STRIDE // 2::STRIDE][:g, :g], (ball_t > 0.01).astype(np.float32))
+    rim_m = np.maximum(placed.rim_mask[STRIDE // 2::STRIDE, STRIDE // 2::STRIDE][:g, :g], (rim_t > 0.01).astype(np.float32))
+    return img, ball_t, ball_m, rim_t, rim_m, size_t, size_m
+
+
+def focal(pred: torch.Tensor, target: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss on sigmoid outputs (α=2, β=4), summed over counted cells / positives."""
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = (target >= 1).float() * mask
+    neg = (1 - (target >= 1).float()) * mask
+    pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg).sum()
+    return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+def lr_factor(s: int) -> float:
+    warm = 20
+    if s < warm:
+        return (s + 1) / warm
+    return 0.5 * (1 + math.cos(math.pi * min(1.0, (s - warm) / max(1, args.steps - warm))))
+
+
+def save(step: int) -> None:
+    tmp = CKPT + ".tmp"
+    torch.save({"params": net.params.state_dict(), "opt": opt.state_dict(), "step": step, "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
+    os.replace(tmp, CKPT)
+    import onnx
+    onnx.save(net.write_onnx({"fine_tuned": json.dumps({"by": "models/train/train.py", "step": step, "args": vars(args)})}), os.path.join(args.run, f"step-{step}.onnx"))
+
+
+started = time.time()
+net.train()
+while step < args.steps:
+    t0 = time.time()
+    batch = [sample(rng) for _ in range(args.batch)]
+    imgs = np.stack([b[0] for b in batch])
+    # The graph's batch dimension is fixed at 1: the teacher runs image by image.
+    teach = [teacher.run(["heatmap", "wh"], {"images": imgs[i:i + 1]}) for i in range(len(imgs))]
+    t_heat = torch.from_numpy(np.concatenate([t[0] for t in teach]))
+    t_wh = torch.from_numpy(np.concatenate([t[1] for t in teach]))
+    out = net(torch.from_numpy(imgs), ["heatmap", "wh", "ball", "rim", "rim_size"])
+    T = lambda i: torch.from_numpy(np.stack([b[i] for b in batch]))  # noqa: E731
+    ball_t, ball_m, rim_t, rim_m, size_t, size_m = T(1)[:, None], T(2)[:, None], T(3)[:, None], T(4)[:, None], T(5), T(6)[:, None]
+    l_ball = focal(out["ball"], ball_t, ball_m)
+    l_rim = focal(out["rim"], rim_t, rim_m)
+    l_size = (torch.abs(out["rim_size"] - size_t) * size_m).sum() / size_m.sum().clamp(min=1) / 2
+    # Distillation: keep COCO's person / sports-ball scores and boxes where the start model sees a person.
+    l_heat = F.binary_cross_entropy(out["heatmap"].clamp(1e-6, 1 - 1e-6), t_heat) - F.binary_cross_entropy(t_heat.clamp(1e-6, 1 - 1e-6), t_heat)
+    w_person = (t_heat[:, :1] > 0.1).float()
+    l_wh = (torch.abs(out["wh"] - t_wh) / 16 * w_person).sum() / w_person.sum().clamp(min=1) / 4
+    loss = l_ball + l_rim + 0.5 * l_size + 20 * l_heat + l_wh
+    for i, g in enumerate(opt.param_groups):
+        g["lr"] = (args.lr if i == 0 else args.lr * 10) * lr_factor(step)
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(list(net.params.values()), 5.0)
+    opt.step()
+    step += 1
+    rec = {"step": step, "loss": round(loss.item(), 4), "ball": round(l_ball.item(), 4), "rim": round(l_rim.item(), 4), "size": round(l_size.item(), 4), "heat": round(l_heat.item(), 5), "wh": round(l_wh.item(), 4), "s": round(time.time() - t0, 2), "lr": opt.param_groups[0]["lr"]}
+    with open(log_path, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    if step % 10 == 0 or step == 1:
+        print(json.dumps(rec), flush=True)
+    out_of_time = args.max_minutes and (time.time() - started) / 60 >= args.max_minutes
+    if step % args.save_every == 0 or step == args.steps or out_of_time:
+        save(step)
+        print(f"saved step {step} ({(time.time() - started) / 60:.1f} min)", flush=True)
+    if out_of_time:
+        print("stopping: --max-minutes reached; continue with --resume", flush=True)
+        break
