@@ -149,10 +149,18 @@ def evaluate(models: list[str], split: str, conditions: list[str], seed: int = 9
                     tp = sum(1 for sc, t in scored if t and sc >= thr)
                     fp = sum(1 for sc, t in scored if not t and sc >= thr)
                     r[f"at{thr}"] = {"recall": round(tp / max(n_truth, 1), 3), "fp_per_input": round(fp / max(len(inputs), 1), 2)}
+                # The lowest threshold with at most 0.25 false positives per input, and the recall there:
+                # an operating point that compares models whose score scales differ.
+                fp_budget, fp, tp, thr_at = 0.25 * len(inputs), 0, 0, 1.0
+                for sc, t in sorted(scored, key=lambda d: -d[0]):
+                    if not t and fp + 1 > fp_budget:
+                        break
+                    fp, tp, thr_at = fp + (not t), tp + t, sc
+                r["fp0.25"] = {"threshold": round(thr_at, 4), "recall": round(tp / max(n_truth, 1), 3)}
                 if cls == "rim":
                     r["top1"] = f"{top1}/{single}"
                 results[m][f"{cls}/{cond}"] = r
-                print(f"{os.path.basename(m):28s} {cls:12s} {cond:8s} AP {r['AP']:.3f}  ({n_truth} truths, {len(inputs)} inputs)  R/FP@.3 {r['at0.3']['recall']}/{r['at0.3']['fp_per_input']}  @.5 {r['at0.5']['recall']}/{r['at0.5']['fp_per_input']}{'  top-1 ' + r['top1'] if 'top1' in r else ''}", flush=True)
+                print(f"{os.path.basename(m):28s} {cls:12s} {cond:8s} AP {r['AP']:.3f}  ({n_truth} truths, {len(inputs)} inputs)  R/FP@.3 {r['at0.3']['recall']}/{r['at0.3']['fp_per_input']}  @.5 {r['at0.5']['recall']}/{r['at0.5']['fp_per_input']}  R@0.25FP {r['fp0.25']['recall']} (thr {r['fp0.25']['threshold']}){'  top-1 ' + r['top1'] if 'top1' in r else ''}", flush=True)
     return results
 
 
