@@ -6,18 +6,29 @@
 // Durability rule: the offset it reports counts only bytes that are either in
 // an uploaded R2 part or in this object's storage, so a client that resumes
 // from HEAD never skips a byte, whatever was evicted or cut off in between.
+//
+// The rules themselves (cutting parts, the offset, which write is refused and why) are plain code
+// in tus-buffer.ts; this class holds the state and does the storage and R2 calls.
 import { DurableObject } from "cloudflare:workers";
 import type { ErrorCode } from "../errors";
-import {
-  MAX_CHUNK_BYTES,
-  MAX_SINGLE_PUT_BYTES,
-  PART_SIZE,
-  RECOMMENDED_CHUNK_BYTES,
-  type TusTargetSpec,
-  type TusTargetState,
-  type TusTargetStatus,
-} from "../lib/tus";
+import { type TusTargetSpec, type TusTargetState, type TusTargetStatus } from "../lib/tus";
 import { discardBody } from "../lib/request-body";
+import {
+  allBytesLanded,
+  alreadyCompleteRefusal,
+  bufferRows,
+  closedTargetRefusal,
+  concat,
+  durableOffset,
+  LOCKED_REFUSAL,
+  offsetRefusal,
+  overflowRefusal,
+  PartBuffer,
+  patchLimit,
+  singlePutRefusal,
+  singlePutSizeRefusal,
+  type TusRefusal,
+} from "./tus-buffer";
 import { onTusTargetTransition } from "./upload-transitions";
 
 /**
@@ -41,41 +52,11 @@ interface Progress {
   synced: boolean;
 }
 
-/** SQLite rows are capped at 2 MB, so the buffered remainder is kept in 1 MiB rows. */
-const BUFFER_ROW_BYTES = 1024 * 1024;
 /** A writer that has delivered no bytes for this long loses its lock to the next request. */
 const STALLED_WRITER_MS = 30_000;
 const HOOK_RETRY_MS = 60_000;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB (${bytes} bytes)`;
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    if (at >= length) break;
-    const piece = chunk.subarray(0, length - at);
-    out.set(piece, at);
-    at += piece.byteLength;
-  }
-  return out;
-}
-
-/** Drops the first `length` bytes from a chunk list in place. */
-function dropFront(chunks: Uint8Array[], length: number): void {
-  let left = length;
-  while (left > 0 && chunks.length > 0) {
-    const head = chunks[0];
-    if (head.byteLength <= left) {
-      chunks.shift();
-      left -= head.byteLength;
-    } else {
-      chunks[0] = head.subarray(left);
-      left = 0;
-    }
-  }
-}
 
 export class UploadState extends DurableObject<UploadStateBindings> {
   /** The request currently writing bytes; others get 423 until it ends. */
@@ -114,14 +95,11 @@ export class UploadState extends DurableObject<UploadStateBindings> {
   }
 
   private appendBuffer(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.byteLength; at += BUFFER_ROW_BYTES) {
-      this.ctx.storage.sql.exec("INSERT INTO buffer (data) VALUES (?)", bytes.slice(at, at + BUFFER_ROW_BYTES).buffer);
-    }
+    for (const row of bufferRows(bytes)) this.ctx.storage.sql.exec("INSERT INTO buffer (data) VALUES (?)", row.buffer);
   }
 
   private offset(spec: TusTargetSpec): number {
-    if (this.progress.state === "complete") return spec.size;
-    return this.partCount() * PART_SIZE + this.bufferedBytes();
+    return durableOffset(spec, this.progress.state, this.partCount(), this.bufferedBytes());
   }
 
   private snapshot(spec: TusTargetSpec): TusTargetStatus {
@@ -139,7 +117,7 @@ export class UploadState extends DurableObject<UploadStateBindings> {
     };
   }
 
-  private fail(code: ErrorCode, message: string): UploadOutcome {
+  private fail({ code, message }: TusRefusal): UploadOutcome {
     const spec = this.spec;
     return { ok: false, code, message, status: spec ? this.snapshot(spec) : null };
   }
@@ -176,20 +154,13 @@ export class UploadState extends DurableObject<UploadStateBindings> {
     const room = spec.size - current;
     let overflow = false;
     try {
-      if (offset !== current) {
-        return this.fail(
-          "upload_offset_mismatch",
-          `Upload-Offset is ${offset} but the server has ${current} bytes of this upload. Send HEAD to learn the offset and resume from there.`,
-        );
-      }
+      const mismatch = offsetRefusal(offset, current);
+      if (mismatch) return this.fail(mismatch);
       if (!body) return { ok: true, status: this.snapshot(spec) };
-      const limit = Math.min(room, MAX_CHUNK_BYTES);
+      const limit = patchLimit(spec, current);
       const reader = body.getReader();
       this.writer!.reader = reader;
-      // Bytes not yet in an R2 part: first the stored remainder, then new bytes.
-      const pending = this.readBuffer();
-      let pendingBytes = pending.reduce((n, c) => n + c.byteLength, 0);
-      let storedBytes = pendingBytes;
+      const pending = new PartBuffer(this.readBuffer());
       let received = 0;
       for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -205,17 +176,10 @@ export class UploadState extends DurableObject<UploadStateBindings> {
         }
         received += chunk.value.byteLength;
         pending.push(chunk.value);
-        pendingBytes += chunk.value.byteLength;
         this.writer!.lastProgressMs = Date.now();
-        while (pendingBytes >= PART_SIZE) {
-          await this.uploadPart(spec, concat(pending, PART_SIZE));
-          dropFront(pending, PART_SIZE);
-          pendingBytes -= PART_SIZE;
-          storedBytes = 0; // uploadPart consumed the stored remainder
-        }
+        for (let part = pending.takePart(); part; part = pending.takePart()) await this.uploadPart(spec, part);
       }
-      // Everything after the stored remainder is new: make it durable.
-      this.appendBuffer(concat(pending, pendingBytes).subarray(storedBytes));
+      this.appendBuffer(pending.unstoredTail());
     } finally {
       // Unlocked for finishingBody, which reads what a refusal (or a failed part) left behind.
       this.writer?.reader?.releaseLock();
@@ -225,10 +189,7 @@ export class UploadState extends DurableObject<UploadStateBindings> {
       // The bytes kept may be all of them (the extra came after the last byte of the file): finish
       // the upload now rather than leave it pending until someone asks for its state.
       await this.finishIfAllBytesLanded(spec);
-      const kept = this.offset(spec);
-      return room <= MAX_CHUNK_BYTES
-        ? this.fail("payload_too_large", `The body goes past Upload-Length (${spec.size} bytes); bytes up to offset ${kept} were kept.`)
-        : this.fail("payload_too_large", chunkTooLargeMessage(kept));
+      return this.fail(overflowRefusal(spec, room, this.offset(spec)));
     }
     await this.finishIfAllBytesLanded(spec);
     return { ok: true, status: this.snapshot(spec) };
@@ -261,23 +222,8 @@ export class UploadState extends DurableObject<UploadStateBindings> {
     if (refusal) return refusal;
     const spec = this.spec!;
     try {
-      const essence = request.contentType?.split(";")[0].trim().toLowerCase() ?? null;
-      if (essence !== spec.contentType) {
-        return this.fail(
-          "upload_content_type_mismatch",
-          `Content-Type is ${request.contentType === null ? "missing" : `'${request.contentType}'`} but this upload was reserved as '${spec.contentType}'. Send the file with \`Content-Type: ${spec.contentType}\`.`,
-        );
-      }
-      if (spec.size > MAX_SINGLE_PUT_BYTES) {
-        return this.fail(
-          "payload_too_large",
-          `This upload is ${spec.size} bytes; a single PUT takes at most ${MAX_SINGLE_PUT_BYTES} bytes. Send it with the tus protocol in chunks of ${mib(RECOMMENDED_CHUNK_BYTES)} (the upload CLI does).`,
-        );
-      }
-      if (request.contentLength !== null && request.contentLength !== spec.size) {
-        return this.fail("upload_size_mismatch", `Content-Length is ${request.contentLength} but this upload was reserved for exactly ${spec.size} bytes. Nothing was stored.`);
-      }
-      if (!body) return this.fail("upload_size_mismatch", `The request has no body; this upload expects exactly ${spec.size} bytes. Nothing was stored.`);
+      const refusal = singlePutRefusal(spec, { ...request, hasBody: body !== null });
+      if (refusal || !body) return this.fail(refusal!);
 
       // FixedLengthStream makes R2 refuse the object unless exactly `size` bytes arrive, so a
       // short or long body leaves nothing half-stored.
@@ -317,10 +263,7 @@ export class UploadState extends DurableObject<UploadStateBindings> {
       if (!whole) {
         await sink.abort(new Error("upload_size_mismatch")).catch(() => {});
         await stored.catch(() => {});
-        return this.fail(
-          "upload_size_mismatch",
-          `The body ${counted > spec.size ? "is longer than" : `ended after ${counted} bytes, short of`} the ${spec.size} bytes reserved for this upload. Nothing was stored.`,
-        );
+        return this.fail(singlePutSizeRefusal(spec, counted));
       }
       await sink.close();
       await stored;
@@ -399,22 +342,16 @@ export class UploadState extends DurableObject<UploadStateBindings> {
    */
   private async acquire(): Promise<UploadOutcome | null> {
     const spec = this.spec;
-    if (!spec) return this.fail("resource_missing", "No such upload.");
-    const { state } = this.progress;
-    if (state === "expired" || (state === "pending" && nowSeconds() >= spec.expiresAt)) {
-      return this.fail("upload_expired", `This upload expired at ${new Date(spec.expiresAt * 1000).toISOString()}; reserve a new one.`);
-    }
-    if (state === "terminated") return this.fail("resource_missing", "This upload was terminated.");
+    const closed = closedTargetRefusal(spec, this.progress.state, nowSeconds());
+    if (closed || !spec) return this.fail(closed!);
     await this.finishIfAllBytesLanded(spec);
     if (this.writer) {
       // A writer whose client vanished without closing the connection would
       // otherwise hold the lock until the runtime times it out.
       if (Date.now() - this.writer.lastProgressMs > STALLED_WRITER_MS) await this.writer.reader?.cancel().catch(() => {});
-      return this.fail("upload_locked", "Another request is writing to this upload right now. Retry shortly (tus clients do so on their own).");
+      return this.fail(LOCKED_REFUSAL);
     }
-    if (this.progress.state === "complete") {
-      return this.fail("upload_already_complete", `This upload is already complete (${spec.size} bytes); nothing was changed.`);
-    }
+    if (this.progress.state === "complete") return this.fail(alreadyCompleteRefusal(spec));
     this.lock();
     return null;
   }
@@ -441,7 +378,7 @@ export class UploadState extends DurableObject<UploadStateBindings> {
    */
   private async finishIfAllBytesLanded(spec: TusTargetSpec): Promise<void> {
     if (this.progress.state !== "pending" || this.writer) return;
-    if (this.partCount() * PART_SIZE + this.bufferedBytes() !== spec.size) return;
+    if (!allBytesLanded(spec, this.partCount(), this.bufferedBytes())) return;
     this.lock();
     try {
       // An earlier attempt may have completed the object and been cut off before recording it.
@@ -504,8 +441,4 @@ export class UploadState extends DurableObject<UploadStateBindings> {
       await this.ctx.storage.setAlarm(Date.now() + HOOK_RETRY_MS);
     }
   }
-}
-
-export function chunkTooLargeMessage(offset: number): string {
-  return `A PATCH may carry at most ${mib(MAX_CHUNK_BYTES)}. Send the rest from offset ${offset} in chunks of ${mib(RECOMMENDED_CHUNK_BYTES)}.`;
 }

@@ -5,7 +5,8 @@
 // document. Every answer carries CORS headers so browsers can upload.
 import type { Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { chunkTooLargeMessage, type UploadOutcome } from "../../durable-objects/upload-state";
+import { chunkTooLargeMessage } from "../../durable-objects/tus-buffer";
+import type { UploadOutcome } from "../../durable-objects/upload-state";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
 import { MAX_CHUNK_BYTES, MAX_UPLOAD_BYTES, TUS_EXTENSIONS, TUS_VERSION, isExpired, type TusTargetStatus } from "../../lib/tus";
