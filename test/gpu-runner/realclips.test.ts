@@ -37,6 +37,18 @@ describe("real footage with the default detector", () => {
     });
   }
 
+  it("the same file analysed twice gives the same result", async () => {
+    const clip = readManifest().find((c) => c.file.includes("chonyy_outdoor_handheld_1shot"))!;
+    const run = (k: number) => analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, `twice-${k}`), options: {} });
+    const [a, b] = [await run(1), await run(2)];
+    const { artifacts: _a, ...first } = a;
+    const { artifacts: _b, ...second } = b;
+    expect(second).toEqual(first);
+    expect(first.shots.length).toBeGreaterThan(0);
+    // The raw model output too (the files differ only by where they are).
+    for (const k of ["actions", "balls", "hoops", "clusters"] as const) expect(readFileSync(b.artifacts[k], "utf8")).toBe(readFileSync(a.artifacts[k], "utf8"));
+  });
+
   it("a broadcast close-up without a hoop in view fails no_hoops (a court line's curve is not a rim)", async () => {
     const clip = readManifest().find((c) => c.file.includes("brettfazio_broadcast_dribble_nohoop"))!;
     const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, "nohoop"), options: {} }).then(
