@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SYNTHETIC_FIXTURE } from "../gpu-runner/vision/detector.ts";
 import { analyzeGame, lastShooterEvidence } from "../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../gpu-runner/media/probe.ts";
 import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { CameraVariant, SizeName } from "../scripts/synth/render.ts";
@@ -151,7 +152,7 @@ async function main() {
     const { gt, video } = await ensureGame(seed, camera);
     const name = path.basename(video, ".mp4");
     try {
-      const result = await analyzeGame({ videoPath: video, workDir: path.join(outDir, "work", name), options: { jerseys: "auto", detector: SYNTHETIC_FIXTURE } });
+      const result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(outDir, "work", name), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
       rows.push({ name, c: evaluate(result, gt) });
     } catch (e) {
       rows.push({ name, c: { ...zero(), gt: gt.shots.length }, error: (e as Error).message });

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
@@ -34,7 +35,7 @@ function exportClip(file: string, name: string, v: (typeof VARIANTS)[number]): s
 
 async function shotsOf(file: string): Promise<Shot[] | string> {
   try {
-    const r = await analyzeGame({ videoPath: file, workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} });
+    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} });
     return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
   } catch (e) {
     if (e instanceof AnalysisError) return e.code;

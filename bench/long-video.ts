@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
@@ -44,7 +45,7 @@ async function child(file: string): Promise<void> {
   const t0 = performance.now();
   let shots = 0;
   try {
-    shots = (await analyzeGame({ videoPath: file, workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.length;
+    shots = (await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.length;
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
   }

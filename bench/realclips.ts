@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import path from "node:path";
 import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { AnalysisError, analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
@@ -82,7 +83,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   let outcome = "processed";
   let found: FoundShot[] = [];
   try {
-    const result = await analyzeGame({ videoPath: file, workDir, options: {} });
+    const result = await analyzeGame({ videoPath: file, video: await probe(file), workDir, options: {} });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
   } catch (e) {
@@ -149,7 +150,7 @@ const SPEED_FILE = path.resolve("bench/out/realclips-60s-720p30.mp4");
 async function timeSpeedFile(): Promise<Record<string, number>> {
   const d1 = bareDecodeSeconds(SPEED_FILE);
   const t0 = performance.now();
-  await analyzeGame({ videoPath: SPEED_FILE, workDir: path.resolve("bench/out/realclips-work/speed-60s"), options: {} }).catch((e) => {
+  await analyzeGame({ videoPath: SPEED_FILE, video: await probe(SPEED_FILE), workDir: path.resolve("bench/out/realclips-work/speed-60s"), options: {} }).catch((e) => {
     if (!(e instanceof AnalysisError)) throw e;
   });
   const analysis = (performance.now() - t0) / 1000;

@@ -50,7 +50,7 @@ async function main() {
   const decodeBefore = await bareDecode();
 
   const t1 = performance.now();
-  const result = await analyzeGame({ videoPath: video, workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto", detector: SYNTHETIC_FIXTURE } });
+  const result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
   const analysisS = (performance.now() - t1) / 1000;
   const tm = { ...lastRunTimings };
   const decodeAfter = await bareDecode();

@@ -13,6 +13,7 @@
 // highlights and players refer to each other by the runner's local keys; the
 // Worker assigns the public ids.
 import { z } from "zod";
+import { JobOptionsSchema, JobRosterSchema } from "./job-options";
 
 export const RUNNER_API_PREFIX = "/runner/v1";
 
@@ -22,6 +23,9 @@ export type SessionErrorCode = (typeof SESSION_ERROR_CODES)[number];
 
 /** The spec's size limit on a video (10 GB, decimal); no file a runner uploads may be larger. */
 export const MAX_VIDEO_BYTES = 10_000_000_000;
+/** The spec's resolution limit: at most 1920×1080 in either orientation (gpu-runner/job.ts checks it). */
+export const MAX_VIDEO_LONG_SIDE = 1920;
+export const MAX_VIDEO_SHORT_SIDE = 1080;
 
 export const HIGHLIGHT_RENDITIONS = ["default", "horizontal", "1080p", "720p", "480p", "360p", "240p", "144p"] as const;
 export const HIGHLIGHT_PREVIEWS = ["default", "horizontal"] as const;
@@ -125,8 +129,9 @@ export const ClaimedJob = z
     lease: z.object({ id: z.string(), expires_at: z.number().int() }),
     attempt: z.number().int(),
     source: z.object({ type: z.enum(["upload", "url", "veo"]), download_url: z.string() }),
-    options: z.record(z.string(), z.unknown()),
-    rosters: z.unknown().nullable(),
+    /** The session's submit options, every field present (contract/job-options.ts). */
+    options: JobOptionsSchema,
+    rosters: z.array(JobRosterSchema).max(2).nullable(),
   })
   .meta({ id: "ClaimedJob" });
 

@@ -3,10 +3,13 @@
 // complete. Failures become the spec's `error.code` values.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import type { JobResultInput, SessionErrorCode } from "../contract/runner-api";
+import { FAILURE_MESSAGES, resolutionTooLargeMessage } from "../contract/failure-messages";
+import { MAX_VIDEO_LONG_SIDE, MAX_VIDEO_SHORT_SIDE, type JobResultInput, type SessionErrorCode } from "../contract/runner-api";
 import type { HostResolver } from "../contract/url-policy";
+import type { AnalysisError } from "./analysis/pipeline";
 import { ApiRequestError, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
 import { downloadSource, DownloadError } from "./download";
+import { HostFaultError } from "./host-fault";
 import type { Logger } from "./log";
 import type { MediaHardware } from "./media/hardware";
 import { probe, type VideoInfo } from "./media/probe";
@@ -14,10 +17,6 @@ import { MediaError } from "./media/run";
 import { renderSessionRenditions } from "./outputs/renditions";
 import { uploadOutput } from "./outputs/upload";
 import { analysisOutputs, jobResult, NO_ANALYSIS, type AnalysisOutputs } from "./result";
-
-/** Spec limit: at most 1920×1080 in either orientation. */
-export const MAX_LONG_SIDE = 1920;
-export const MAX_SHORT_SIDE = 1080;
 
 export type Pipeline = "full" | "media";
 
@@ -36,17 +35,10 @@ export class JobFailure extends Error {
   }
 }
 
-/** The customer's sentence for each way the analysis gives up; its own message (tool output) is logged only. */
-export const ANALYSIS_FAILURE_MESSAGES: Record<SessionErrorCode, string> = {
-  no_shots: "No shot attempts were found in the video. Check that it shows a basketball game with shots at a hoop.",
-  no_hoops: "No basketball hoop was found in the video. The camera must keep at least one hoop in view.",
-  no_court: "The court could not be located in the video. The camera must show the painted key around a hoop.",
-  video_too_large: "The video is larger than 1920×1080; the limit is 1080p in either orientation.",
-  source_invalid: "The video could not be decoded: the file may be damaged, or not an MP4 or MOV video.",
-  source_unavailable: "The video could not be read.",
-  timeout: "Processing did not finish in time; nothing was charged.",
-  unknown: "Processing failed unexpectedly; nothing was charged.",
-};
+/** The analysis gave up: the customer reads the code's sentence (contract/failure-messages.ts); its own message is logged only. */
+export function analysisFailure(err: AnalysisError): JobFailure {
+  return new JobFailure(err.code, FAILURE_MESSAGES[err.code], err.message);
+}
 
 export interface JobContext {
   job: ClaimedJob;
@@ -66,27 +58,46 @@ export interface JobContext {
 export function checkResolution(info: Pick<VideoInfo, "width" | "height">): void {
   const long = Math.max(info.width, info.height);
   const short = Math.min(info.width, info.height);
-  if (long > MAX_LONG_SIDE || short > MAX_SHORT_SIDE) {
-    throw new JobFailure("video_too_large", `The video is ${info.width}×${info.height}; the limit is 1920×1080 in either orientation.`);
+  if (long > MAX_VIDEO_LONG_SIDE || short > MAX_VIDEO_SHORT_SIDE) throw new JobFailure("video_too_large", resolutionTooLargeMessage(info.width, info.height));
+}
+
+/**
+ * Probes the downloaded source once and checks it against the spec's limits; the VideoInfo is what
+ * the analysis and the renditions work from. Fails `source_invalid` or `video_too_large`.
+ */
+export async function probeSource(source: string, signal: AbortSignal): Promise<VideoInfo> {
+  let info: VideoInfo;
+  try {
+    info = await probe(source, signal);
+  } catch (err) {
+    if (err instanceof MediaError && !signal.aborted && !(err instanceof HostFaultError)) {
+      throw new JobFailure("source_invalid", FAILURE_MESSAGES.source_invalid, err.message);
+    }
+    throw err;
   }
+  if (!(info.durationSeconds > 0)) throw new JobFailure("source_invalid", "The video has no measurable duration.");
+  if (!(info.width > 0 && info.height > 0 && info.fps > 0)) throw new JobFailure("source_invalid", FAILURE_MESSAGES.source_invalid, "the video stream has no frames");
+  checkResolution(info);
+  return info;
 }
 
 /** Runs the analysis pipeline and renders highlight clips, naming their output files. */
-async function analyze(ctx: JobContext, source: string): Promise<AnalysisOutputs> {
+async function analyze(ctx: JobContext, source: string, video: VideoInfo): Promise<AnalysisOutputs> {
   const { analyzeGame, AnalysisError } = await import("./analysis/pipeline");
   const { renderHighlights } = await import("./outputs/highlights");
   let analysis;
   try {
     analysis = await analyzeGame({
       videoPath: source,
+      video,
       workDir: ctx.workDir,
-      options: ctx.job.options as never,
-      rosters: (ctx.job.rosters ?? undefined) as never,
+      options: ctx.job.options,
+      rosters: ctx.job.rosters ?? undefined,
       signal: ctx.signal,
       onProgress: (stage, percent) => ctx.progress(stage, 20 + percent * 0.5),
     });
   } catch (err) {
-    if (err instanceof AnalysisError) throw new JobFailure(err.code, ANALYSIS_FAILURE_MESSAGES[err.code], err.message);
+    if (err instanceof AnalysisError) throw analysisFailure(err);
     throw err;
   }
   ctx.progress("highlights", 70);
@@ -119,20 +130,10 @@ export async function runJob(ctx: JobContext): Promise<void> {
   }
 
   ctx.progress("probe", 20);
-  let info: VideoInfo;
-  try {
-    info = await probe(source, ctx.signal);
-  } catch (err) {
-    if (err instanceof MediaError && !ctx.signal.aborted) {
-      throw new JobFailure("source_invalid", "The file could not be read as a video: it may be damaged, or not an MP4 or MOV file.", err.message);
-    }
-    throw err;
-  }
-  if (!(info.durationSeconds > 0)) throw new JobFailure("source_invalid", "The video has no measurable duration.");
-  checkResolution(info);
+  const info = await probeSource(source, ctx.signal);
   ctx.log.info("probed", { width: info.width, height: info.height, fps: info.fps, duration_seconds: info.durationSeconds, codec: info.codec });
 
-  const analysis = ctx.pipeline === "full" ? await analyze(ctx, source) : NO_ANALYSIS;
+  const analysis = ctx.pipeline === "full" ? await analyze(ctx, source, info) : NO_ANALYSIS;
 
   ctx.progress("renditions", 75);
   const renditions = await renderSessionRenditions(source, info, ctx.workDir, ctx.hw, ctx.signal);

@@ -7,8 +7,9 @@
 //   attribution (attribution.ts: release, shooter, spot, facts, tags; boxscore.ts: the one validity rule)
 // and the result and raw artifacts. docs/analysis.md describes every stage.
 import { mkdir } from "node:fs/promises";
-import { HostFaultError } from "../host-fault.ts";
-import { probe, type VideoInfo } from "../media/probe.ts";
+import { shotPoints } from "../../contract/box-score.ts";
+import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
+import type { VideoInfo } from "../media/probe.ts";
 import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
 import { loadBasketballModel, type BasketballModel } from "../vision/basketball.ts";
@@ -19,12 +20,12 @@ import { actionRows, ballRows, clusterRows, hoopRows, medianColor, normPoint, po
 import { detectAttempts, type AttemptEvidence } from "./attempts.ts";
 import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
 import { attributeAndScore } from "./boxscore.ts";
-import { DEFAULT_KEY_COLOR, type KeyColorOptions } from "./court.ts";
+import { DEFAULT_KEY_COLOR } from "./court.ts";
 import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
 import { worldNormed } from "./geometry.ts";
 import type { Observations } from "./observations.ts";
 import { observeWholeFrames } from "./observe-frames.ts";
-import { applyRosters, buildIdentities, voteJersey, type Roster } from "./players.ts";
+import { applyRosters, buildIdentities, voteJersey } from "./players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./possession.ts";
 import { observeRealFootage, REAL_FOOTAGE_DEFAULTS } from "./real-footage.ts";
 import { fitHeightModel } from "./release.ts";
@@ -40,20 +41,33 @@ export const DEFAULT_ANALYSIS_FPS = 10;
 export const lastRunTimings = { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 };
 /** Why each shot of the last analyzeGame call got its shooter (bench/accuracy.ts --misses prints it). */
 export const lastShooterEvidence: ShooterEvidence[] = [];
-/** Spec limit: at most 1920×1080 in either orientation. */
-const MAX_LONG_SIDE = 1920;
-const MAX_SHORT_SIDE = 1080;
+/**
+ * Settings for tests and benches, never a customer's: a claimed job has none, so a session always
+ * runs with the defaults.
+ */
+export interface AnalysisSettings {
+  /** Which detector to run (see chooseDetector), e.g. the synthetic fixture's. */
+  detector?: string;
+  /** Analysed frames a second (default: DEFAULT_ANALYSIS_FPS, or the real-footage default). */
+  analysisFps?: number;
+  /** The painted key's colour (RGB) for court calibration with a whole-frame detector. */
+  keyColor?: [number, number, number];
+}
 
 export interface AnalyzeInput {
   videoPath: string;
+  /** The video as the job probed and checked it (gpu-runner/job.ts, probeSource): analysis never probes. */
+  video: VideoInfo;
   workDir: string;
-  options: { session_type?: string; jerseys?: "auto" | "enabled" | "disabled"; has_jerseys?: boolean; [k: string]: unknown };
-  rosters?: Array<{ team: number; players: Array<{ jersey: string; name?: string; user_id?: string; metadata?: Record<string, string> }> }>;
+  /** The customer's submit options (absent fields take the submit defaults). */
+  options: Partial<SubmitOptions>;
+  rosters?: Roster[];
+  settings?: AnalysisSettings;
   signal?: AbortSignal;
   onProgress?: (stage: string, percent: number) => void;
 }
 
-export type AnalysisErrorCode = "no_shots" | "no_hoops" | "no_court" | "source_invalid" | "video_too_large" | "unknown";
+export type AnalysisErrorCode = "no_shots" | "no_hoops" | "no_court" | "source_invalid" | "unknown";
 
 export class AnalysisError extends Error {
   constructor(readonly code: AnalysisErrorCode, message: string) {
@@ -104,23 +118,9 @@ export function wantsJerseyNumbers(options: AnalyzeInput["options"]): boolean {
   return mode === "enabled" || (mode === "auto" && options.has_jerseys !== false);
 }
 
-async function probeVideo(input: AnalyzeInput): Promise<VideoInfo> {
-  let info: VideoInfo;
-  try {
-    info = await probe(input.videoPath, input.signal);
-  } catch (e) {
-    if (input.signal?.aborted || e instanceof HostFaultError) throw e;
-    throw new AnalysisError("source_invalid", `not a readable video: ${(e as Error).message}`);
-  }
-  if (!(info.width > 0 && info.height > 0 && info.fps > 0)) throw new AnalysisError("source_invalid", "video has no frames");
-  if (Math.max(info.width, info.height) > MAX_LONG_SIDE || Math.min(info.width, info.height) > MAX_SHORT_SIDE)
-    throw new AnalysisError("video_too_large", `${info.width}x${info.height} is above 1920x1080`);
-  return info;
-}
-
 /** Stage 1: observe the video with the chosen detector (see chooseDetector). */
 async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: string, percent: number) => void): Promise<Observations> {
-  const choice = chooseDetector(info.height > info.width ? "portrait" : "landscape", typeof input.options.detector === "string" ? input.options.detector : undefined);
+  const choice = chooseDetector(info.height > info.width ? "portrait" : "landscape", input.settings?.detector);
   const reader = wantsJerseyNumbers(input.options) ? await getReader() : null;
   const tm = lastRunTimings;
   Object.assign(tm, { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 });
@@ -129,19 +129,19 @@ async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: s
       // Inference runs on at most `analysis_fps` frames a second (default 10): a shot's flight still
       // spans 8+ samples and a dribble 5, which the shot and dribble logic need, and it cuts the
       // per-frame work to a third on 30 fps video (10 and 15 scored alike on the synthetic games).
-      const analysisFps = Number(input.options.analysis_fps ?? DEFAULT_ANALYSIS_FPS);
+      const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
       const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
       const detector = await getYoloDetector(choice.modelPath);
       return await observeWholeFrames(input.videoPath, info, detector, reader, {
         fps,
-        keyColor: parseKeyColor(input.options.key_color),
+        keyColor: input.settings?.keyColor ? { color: input.settings.keyColor, tolerance: DEFAULT_KEY_COLOR.tolerance } : DEFAULT_KEY_COLOR,
         signal: input.signal,
         timings: tm,
         onFrame: (f, expected) => f % 15 === 0 && progress("analyze", Math.min(99, (100 * f) / expected)),
       });
     }
     const model = await getBasketballModel();
-    const fps = Math.min(Number(input.options.analysis_fps ?? REAL_FOOTAGE_DEFAULTS.fps), info.fps);
+    const fps = Math.min(input.settings?.analysisFps ?? REAL_FOOTAGE_DEFAULTS.fps, info.fps);
     const obs = await observeRealFootage(input.videoPath, info, model, reader, {
       ...REAL_FOOTAGE_DEFAULTS,
       fps,
@@ -188,7 +188,7 @@ function findShots(obs: Observations): FoundShot[] {
 
 export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> {
   const progress = throttle(input.onProgress);
-  const info = await probeVideo(input);
+  const info = input.video;
   await mkdir(input.workDir, { recursive: true });
   progress("analyze", 0);
   const obs = await observe(input, info, progress);
@@ -214,7 +214,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
   longTracks.forEach((t, i) => trackTeams.set(t.id, clustering.labels[i]));
   const trackJerseys = new Map<number, string | null>(tracks.map((t) => [t.id, voteJersey(obs.jerseyReads.get(t.id) ?? [])]));
   const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps });
-  applyRosters(identities, input.rosters as Roster[] | undefined);
+  applyRosters(identities, input.rosters);
   // Possession is tracked per identity, so one player's track fragments form one possession.
   const owners = ownerTracks.map((t) => (t === null ? null : trackToKey.get(t) ?? null));
   const rawSegments = possessionSegments(owners, { minFrames: Math.max(3, Math.round(fps * 0.2)), bridge: Math.round(fps * 0.15) });
@@ -291,7 +291,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
       start_seconds: round3(d.release / fps),
       end_seconds: round3(Math.min(duration, d.ev.endFrame / fps + 0.5)),
       made,
-      points: made ? (d.is_free_throw ? 1 : d.is_three_point ? 3 : 2) : 0,
+      points: shotPoints({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point }),
       type: d.is_free_throw ? "freethrow" : "fieldgoal",
       is_three_point: d.is_three_point,
       is_free_throw: d.is_free_throw,
@@ -331,11 +331,6 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     artifacts,
     ball_path: ballPath,
   };
-}
-
-function parseKeyColor(v: unknown): KeyColorOptions {
-  if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number")) return { color: v as [number, number, number], tolerance: DEFAULT_KEY_COLOR.tolerance };
-  return DEFAULT_KEY_COLOR;
 }
 
 function throttle(fn?: (stage: string, percent: number) => void) {

@@ -19,7 +19,7 @@ function answering(body: unknown, status = 200) {
 
 const job = {
   id: "job_1", session: "sess_1", lease: { id: "lease_1", expires_at: 1_900_000_000 }, attempt: 1,
-  source: { type: "upload", download_url: "https://api.test/media/x" }, options: { session_type: "5v5" }, rosters: null,
+  source: { type: "upload", download_url: "https://api.test/media/x" }, options: { session_type: "5v5", court_type: "full", camera_setup: "fixed", has_jerseys: true, jerseys: "auto" }, rosters: null,
 };
 
 describe("the runner's client", () => {

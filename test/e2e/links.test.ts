@@ -5,6 +5,7 @@
 // for the runner) to 127.0.0.1, where one local server stands in for the
 // video host, the platform's match pages and its CDN; the production
 // resolver, URL policy and the runtime's own fetch do the rest.
+import { FAILURE_MESSAGES } from "../../contract/failure-messages";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -152,7 +153,7 @@ describe("link sessions through wrangler dev and a runner", () => {
   it("a file that is not a video fails with a sentence, never the runner's paths or tool output", async () => {
     const done = await waitFor((await submitLink(`https://videos.example.test:${host.port}/garbage.mp4`)).id);
     expect(done.status).toBe("failed");
-    expect(done.error).toEqual({ code: "source_invalid", message: "The file could not be read as a video: it may be damaged, or not an MP4 or MOV file." });
+    expect(done.error).toEqual({ code: "source_invalid", message: FAILURE_MESSAGES.source_invalid });
     // The detail is in the runner's log, under the job's id.
     const line = runner.logs.find((l) => l.includes('"job failed"') && l.includes(done.id));
     expect(line).toBeDefined();

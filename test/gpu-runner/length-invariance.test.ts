@@ -10,6 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REALCLIPS_DIR, tuningClips } from "../../bench/realclips-manifest.ts";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { CACHE_DIR } from "./fixtures.ts";
 
@@ -48,7 +49,7 @@ function join(segments: Segment[], out: string): string {
 
 async function shotsOf(file: string, work: string): Promise<Shot[]> {
   try {
-    const r = await analyzeGame({ videoPath: file, workDir: path.join(WORK, work), options: {} });
+    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, work), options: {} });
     return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
   } catch (e) {
     if (e instanceof AnalysisError && e.code === "no_shots") return [];

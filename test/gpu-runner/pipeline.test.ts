@@ -4,6 +4,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AnalysisError, analyzeGame, wantsJerseyNumbers } from "../../gpu-runner/analysis/pipeline.ts";
 import { SYNTHETIC_FIXTURE } from "../../gpu-runner/vision/detector.ts";
+import { FAILURE_MESSAGES } from "../../contract/failure-messages.ts";
+import { JobFailure, probeSource } from "../../gpu-runner/job.ts";
 import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
@@ -21,7 +23,7 @@ describe("analyzeGame on a generated game", () => {
 
   beforeAll(async () => {
     ({ video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" }));
-    result = await analyzeGame({ videoPath: video, workDir: path.join(WORK, "s21"), options: { jerseys: "auto", detector: SYNTHETIC_FIXTURE }, onProgress: (s, p) => stages.push([s, p]) });
+    result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "s21"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE }, onProgress: (s, p) => stages.push([s, p]) });
   });
 
   it("finds every ground-truth shot with the right result and points", () => {
@@ -151,35 +153,50 @@ describe("analyzeGame failures", () => {
     }
   };
 
-  it("source_invalid for a file that is not a video", async () => {
+  // The source is probed once, by the job (gpu-runner/job.ts), before analysis: its failures are the
+  // job's, with the contract's sentences; analyzeGame works from the VideoInfo it is handed.
+  const jobCode = async (p: Promise<unknown>) => {
+    try {
+      await p;
+      return "ok";
+    } catch (e) {
+      expect(e).toBeInstanceOf(JobFailure);
+      return { code: (e as JobFailure).code, message: (e as JobFailure).message };
+    }
+  };
+
+  it("source_invalid for a file that is not a video, with the contract's sentence", async () => {
     await mkdir(CACHE_DIR, { recursive: true });
     const file = path.join(CACHE_DIR, "text.mp4");
     await writeFile(file, "not a video");
-    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "bad"), options: {} }))).toBe("source_invalid");
+    expect(await jobCode(probeSource(file, new AbortController().signal))).toEqual({ code: "source_invalid", message: FAILURE_MESSAGES.source_invalid });
   });
 
-  it("video_too_large above 1920x1080", async () => {
+  it("video_too_large above 1920x1080, naming the video's size", async () => {
     const file = await lavfi("oversize.mp4", "color=c=gray:s=2560x1440:r=30", 1);
-    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "big"), options: {} }))).toBe("video_too_large");
+    expect(await jobCode(probeSource(file, new AbortController().signal))).toEqual({
+      code: "video_too_large",
+      message: "The video is 2560×1440; the limit is 1920×1080 in either orientation.",
+    });
   });
 
   it("no_hoops when no hoop is ever seen", async () => {
     const file = await lavfi("blue.mp4", "color=c=0x3050a0:s=640x360:r=30", 2);
-    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "blue"), options: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_hoops");
+    expect(await code(analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, "blue"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_hoops");
   });
 
   it("no_court when a hoop is in view but no court: no player and no ball, ever", async () => {
     // A rim-coloured bar on a plain wall: the fixture detector sees a hoop and nothing else.
     const [r, g, b] = PALETTE.rim.map((v) => v.toString(16).padStart(2, "0"));
     const file = await lavfi("hoop-only.mp4", `color=c=0x808080:s=640x360:r=30,drawbox=x=300:y=100:w=40:h=6:color=0x${r}${g}${b}:t=fill`, 2);
-    expect(await code(analyzeGame({ videoPath: file, workDir: path.join(WORK, "hooponly"), options: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_court");
+    expect(await code(analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, "hooponly"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_court");
   });
 
   it("a court that cannot be calibrated still gives every shot, without world coordinates", async () => {
     // A key colour that is not on this court: no homography, so no spot on the court and no free
     // throws, but the shots, makes and an estimated 2 or 3 points remain (docs/analysis.md).
     const { video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" });
-    const r = await analyzeGame({ videoPath: video, workDir: path.join(WORK, "nocourt"), options: { key_color: [0, 255, 0], detector: SYNTHETIC_FIXTURE } });
+    const r = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "nocourt"), options: {}, settings: { keyColor: [0, 255, 0], detector: SYNTHETIC_FIXTURE } });
     expect(r.shots).toHaveLength(gt.shots.length);
     r.shots.forEach((s, i) => {
       expect(s.made).toBe(gt.shots[i].made);
@@ -193,6 +210,6 @@ describe("analyzeGame failures", () => {
   it("no_shots when nobody shoots", async () => {
     const { video, gt } = await syntheticGame({ seed: 22, seconds: 4, camera: "side", size: "720p" });
     expect(gt.shots).toHaveLength(0);
-    expect(await code(analyzeGame({ videoPath: video, workDir: path.join(WORK, "noshots"), options: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_shots");
+    expect(await code(analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "noshots"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_shots");
   });
 });

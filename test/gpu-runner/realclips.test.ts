@@ -8,6 +8,7 @@ import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { matchShots } from "../../gpu-runner/analysis/metrics.ts";
 import { readFileSync } from "node:fs";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
+import { probe } from "../../gpu-runner/media/probe.ts";
 import { CACHE_DIR } from "./fixtures.ts";
 
 const WORK = path.join(CACHE_DIR, "realclips");
@@ -22,7 +23,7 @@ describe("real footage with the default detector", () => {
   for (const name of ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "sujay_rim_miss_0505"]) {
     it(`${name}: attempts and makes within one of the labels`, async () => {
       const clip = readManifest().find((c) => c.file.includes(name))!;
-      const r = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, name), options: {} });
+      const r = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, name), options: {} });
       const makes = r.shots.filter((s) => s.made).length;
       expect(Math.abs(r.shots.length - clip.attempts)).toBeLessThanOrEqual(1);
       expect(Math.abs(makes - clip.makes)).toBeLessThanOrEqual(1);
@@ -51,7 +52,7 @@ describe("real footage with the default detector", () => {
 
   it("a broadcast close-up without a hoop in view fails no_hoops (a court line's curve is not a rim)", async () => {
     const clip = readManifest().find((c) => c.file.includes("brettfazio_broadcast_dribble_nohoop"))!;
-    const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, "nohoop"), options: {} }).then(
+    const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, "nohoop"), options: {} }).then(
       (r) => `processed with ${r.shots.length} shots`,
       (e) => (e instanceof AnalysisError ? e.code : String(e)),
     );

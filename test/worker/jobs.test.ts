@@ -1,3 +1,4 @@
+import { FAILURE_MESSAGES } from "../../contract/failure-messages";
 import { env, exports } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -238,7 +239,7 @@ describe("job lifecycle", () => {
       const job = await claim();
       expect((await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "source_invalid", message })).status).toBe(200);
       const session: any = await (await call(`/v1/sessions/${seed.sessionId}`, { key: org.key })).json();
-      expect(session.error, message).toEqual({ code: "source_invalid", message: "The source could not be read as an MP4 or MOV video." });
+      expect(session.error, message).toEqual({ code: "source_invalid", message: FAILURE_MESSAGES.source_invalid });
     }
     // A sentence written for the customer is kept as it is, links included.
     const seed = await seedUploadSession(org);

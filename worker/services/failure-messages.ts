@@ -1,24 +1,14 @@
 // What a failed session tells the customer. Runners report a code and a
 // sentence; the sentence is shown as `error.message`, so it must never carry
 // a runner's file paths, stack traces, tool output or internal host names.
-// Runners write customer sentences themselves (gpu-runner/job.ts); this is
+// Runners write customer sentences themselves (contract/failure-messages.ts); this is
 // the API's own check on what arrives, since many runners of many versions
 // share one API. A message that looks internal is replaced by the code's
 // standard sentence, and the original goes to the Worker's log under the
 // request and job id.
+import { FAILURE_MESSAGES } from "../../contract/failure-messages";
 import type { SessionErrorCode } from "../../contract/runner-api";
 import { classifyAddress } from "../../contract/url-policy";
-
-export const STANDARD_FAILURE_MESSAGES: Record<SessionErrorCode, string> = {
-  no_shots: "No shot attempts were found in the video. Check that it shows a basketball game with shots at a hoop.",
-  no_hoops: "No basketball hoop was found in the video. The camera must keep at least one hoop in view.",
-  no_court: "The court could not be located in the video. The camera must show the painted key around a hoop.",
-  video_too_large: "The video is over the limits: at most 10 GB and 1920×1080 in either orientation.",
-  source_invalid: "The source could not be read as an MP4 or MOV video.",
-  source_unavailable: "The source could not be downloaded. Check that the link is public and has not expired, then submit again.",
-  timeout: "Processing did not finish within 24 hours; nothing was charged.",
-  unknown: "Processing failed unexpectedly; nothing was charged. Quote the session id to support.",
-};
 
 const INTERNAL_PATTERNS: RegExp[] = [
   // An absolute file path (not the path part of a URL, which follows a host name).
@@ -43,6 +33,6 @@ export function looksInternal(message: string): boolean {
 /** The message to store on a failed session for what a runner reported. */
 export function customerFailureMessage(code: SessionErrorCode, reported: string): string {
   const message = reported.trim();
-  if (message.length === 0 || looksInternal(message)) return STANDARD_FAILURE_MESSAGES[code];
+  if (message.length === 0 || looksInternal(message)) return FAILURE_MESSAGES[code];
   return message;
 }

@@ -4,6 +4,7 @@
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
 import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { boxScoresFromShots, SHOT_ROLES, shotAdmits } from "../../contract/box-score";
+import { DEFAULT_SUBMIT_OPTIONS, type Roster, type SubmitOptions } from "../../contract/job-options";
 import type { ClaimedJob, JobResult, SessionErrorCode } from "../../contract/runner-api";
 import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
@@ -153,8 +154,9 @@ export async function claimNextJob(deps: LifecycleDeps, runnerTokenId: string): 
     lease: { id: leaseId, expires_at: expiresAt },
     attempt: job.attempts,
     source: { type: session.sourceType, download_url: downloadUrl },
-    options: session.options,
-    rosters: session.rosters ?? null,
+    // Stored from the validated submit body; the defaults fill sessions stored before an option existed.
+    options: { ...DEFAULT_SUBMIT_OPTIONS, ...session.options } as SubmitOptions,
+    rosters: (session.rosters as Roster[] | null) ?? null,
   };
 }
 

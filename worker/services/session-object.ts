@@ -17,10 +17,9 @@ import { ARTIFACT_KINDS, HIGHLIGHT_PREVIEWS, HIGHLIGHT_RENDITIONS, SESSION_ERROR
 import type { Database } from "../env";
 import { listEnvelope } from "../lib/lists";
 import { SESSION_VIDEO_URLS, type Highlight, type Player, type Session, type Shot } from "../schemas/sessions";
-import { SubmitOptionsSchema } from "../schemas/session-create";
+import { DEFAULT_SUBMIT_OPTIONS } from "../../contract/job-options";
 
 export const EMBEDDED_LIMIT = 100;
-const DEFAULT_OPTIONS = SubmitOptionsSchema.parse({});
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type ShotRow = typeof shots.$inferSelect;
@@ -190,7 +189,7 @@ export async function buildSessionObjects(db: Database, ctx: SessionObjectContex
         status: row.status,
         group: row.groupId,
         source: { type: row.sourceType, url: row.sourceUrl, upload_id: row.uploadId },
-        options: { ...DEFAULT_OPTIONS, ...row.options } as Session["options"],
+        options: { ...DEFAULT_SUBMIT_OPTIONS, ...row.options } as Session["options"],
         metadata: row.metadata ?? {},
         run_version: row.runVersion,
         duration_seconds: row.durationSeconds,
