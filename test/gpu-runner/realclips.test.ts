@@ -40,7 +40,7 @@ describe("real footage with the default detector", () => {
 
   it("the same file analysed twice gives the same result", async () => {
     const clip = readManifest().find((c) => c.file.includes("chonyy_outdoor_handheld_1shot"))!;
-    const run = (k: number) => analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), workDir: path.join(WORK, `twice-${k}`), options: {} });
+    const run = async (k: number) => analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, `twice-${k}`), options: {} });
     const [a, b] = [await run(1), await run(2)];
     const { artifacts: _a, ...first } = a;
     const { artifacts: _b, ...second } = b;
