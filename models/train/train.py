@@ -48,6 +48,7 @@ p.add_argument("--lr", type=float, default=1e-4, help="backbone learning rate (A
 p.add_argument("--seed", type=int, default=24)
 p.add_argument("--save-every", type=int, default=50)
 p.add_argument("--threads", type=int, default=2)
+p.add_argument("--w-heat", type=float, default=20, help="weight of the COCO heatmap distillation")
 p.add_argument("--resume", action="store_true")
 p.add_argument("--max-minutes", type=float, default=0, help="stop (after saving) when this much wall time has passed in this process")
 args = p.parse_args()
@@ -185,7 +186,7 @@ while step < args.steps:
     l_heat = F.binary_cross_entropy(out["heatmap"].clamp(1e-6, 1 - 1e-6), t_heat) - F.binary_cross_entropy(t_heat.clamp(1e-6, 1 - 1e-6), t_heat)
     w_person = (t_heat[:, :1] > 0.1).float()
     l_wh = (torch.abs(out["wh"] - t_wh) / 16 * w_person).sum() / w_person.sum().clamp(min=1) / 4
-    loss = l_ball + l_rim + 0.5 * l_size + 20 * l_heat + l_wh
+    loss = l_ball + l_rim + 0.5 * l_size + args.w_heat * l_heat + l_wh
     for i, g in enumerate(opt.param_groups):
         g["lr"] = (args.lr if i == 0 else args.lr * 10) * lr_factor(step)
     opt.zero_grad()
