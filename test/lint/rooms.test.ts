@@ -34,4 +34,11 @@ describe("rooms", () => {
     const rules = read("worker/durable-objects/tus-buffer.ts");
     expect(rules).not.toMatch(/cloudflare:workers|ctx\.storage|R2Bucket/);
   });
+
+  it("one idempotency rule: submit runs under runIdempotent and handles no key itself", () => {
+    const submit = read("worker/services/sessions.ts");
+    expect(submit).toMatch(/return runIdempotent</);
+    // Claiming, storing, forgetting and releasing a key are runIdempotent's alone.
+    expect(submit).not.toMatch(/\bclaimKey\b|\.forget\(|\.release\(|\.complete\(/);
+  });
 });

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { REPLAY_WINDOW_MS, type IdempotencyKey } from "../../worker/durable-objects/idempotency-key";
+import { REPLAY_WINDOW_MS, type BeginResult, type IdempotencyKey } from "../../worker/durable-objects/idempotency-key";
+import { ApiError } from "../../worker/errors";
 import { buildServices } from "../../worker/middleware/services";
 import { SubmitSessionBody } from "../../worker/schemas/session-create";
-import { durableIdempotencyStore, requestFingerprint } from "../../worker/services/idempotency";
+import { durableIdempotencyStore, IN_PROGRESS_WAIT_MS, requestFingerprint, runIdempotent, type IdempotencyStore } from "../../worker/services/idempotency";
 import { submitSession, type SubmitDeps, type SubmitFaultPoint } from "../../worker/services/sessions";
 import { admin, call, createOrg, expectError, setDnsAnswer, type TestOrg } from "./helpers";
 import { insertUpload, jobsOf, sessionsOf, usageEventsOf, VIDEOS, videoUrl } from "./session-fixtures";
@@ -243,5 +244,47 @@ describe("IdempotencyKey Durable Object", () => {
     expect(alarmAt).toBeGreaterThan(Date.now() + REPLAY_WINDOW_MS - 60_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await stub.begin("new", { sessionId: "sess_z" })).toEqual({ kind: "started", recovery: { sessionId: "sess_z" } });
+  });
+});
+
+describe("runIdempotent, the one rule every idempotent create runs under", () => {
+  /** A store in memory that records what the rule did with the key. */
+  function memoryStore(begin: BeginResult[]) {
+    const calls: string[] = [];
+    const store: IdempotencyStore = {
+      begin: async () => (calls.push("begin"), begin.shift() ?? { kind: "in_progress" }),
+      checkpoint: async () => void calls.push("checkpoint"),
+      complete: async () => void calls.push("complete"),
+      release: async () => void calls.push("release"),
+      forget: async () => void calls.push("forget"),
+    };
+    return { store, calls };
+  }
+  const answer = { status: 200, headers: {}, body: "{}" };
+
+  it("stores the answer, then runs the after-store hook; a 4xx forgets the key and a 5xx releases it", async () => {
+    const ok = memoryStore([{ kind: "started", recovery: { id: "a" } }]);
+    const order: string[] = ok.calls;
+    const done = await runIdempotent(ok.store, "fp", { id: "a" }, async () => answer, { afterStore: () => void order.push("afterStore") });
+    expect(done.replayed).toBe(false);
+    expect(ok.calls).toEqual(["begin", "complete", "afterStore"]);
+
+    const refused = memoryStore([{ kind: "started", recovery: { id: "a" } }]);
+    await expect(runIdempotent(refused.store, "fp", { id: "a" }, async () => { throw new ApiError("parameter_invalid", "no"); })).rejects.toThrow("no");
+    expect(refused.calls).toEqual(["begin", "forget"]);
+
+    const down = memoryStore([{ kind: "started", recovery: { id: "a" } }]);
+    await expect(runIdempotent(down.store, "fp", { id: "a" }, async () => { throw new ApiError("dns_unavailable", "later"); })).rejects.toThrow("later");
+    expect(down.calls).toEqual(["begin", "release"]);
+  });
+
+  it("waits for a running duplicate only as long as it is told to", async () => {
+    const busy = memoryStore([]);
+    const err = await runIdempotent(busy.store, "fp", { id: "a" }, async () => answer, { waitMs: 0 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.code).toBe("idempotency_key_in_progress");
+    // Told not to wait: one look at the key (the default would poll it for IN_PROGRESS_WAIT_MS).
+    expect(busy.calls).toEqual(["begin"]);
+    expect(IN_PROGRESS_WAIT_MS).toBeGreaterThan(0);
   });
 });

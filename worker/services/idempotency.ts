@@ -92,6 +92,13 @@ export async function claimKey(
   }
 }
 
+export interface RunIdempotentOptions {
+  /** How long a duplicate waits for the first request (default IN_PROGRESS_WAIT_MS). */
+  waitMs?: number;
+  /** Test hook: runs after the answer is stored, as a failure just after it would. */
+  afterStore?: () => void | Promise<void>;
+}
+
 /**
  * Runs one create request under its Idempotency-Key (null: no key). A
  * completed answer is replayed with `replayed: true`. `fresh` holds the ids
@@ -100,22 +107,25 @@ export async function claimKey(
  * (4xx, raised before anything is written) frees the key; a server error
  * (5xx, e.g. `dns_unavailable`) only releases it, so it is never stored as
  * the final answer and a retry with the same key does the work.
+ * Every idempotent create runs through here (POST /v1/sessions, POST /v1/webhook_endpoints).
  */
 export async function runIdempotent<R extends Recovery>(
   store: IdempotencyStore | null,
   fingerprint: string,
   fresh: R,
   work: (recovery: R) => Promise<StoredResponse>,
+  opts: RunIdempotentOptions = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
   let recovery = fresh;
   if (store) {
-    const claim = await claimKey(store, fingerprint, fresh);
+    const claim = await claimKey(store, fingerprint, fresh, opts.waitMs);
     if ("replay" in claim) return { ...claim.replay, replayed: true };
     recovery = claim.recovery as R;
   }
   try {
     const response = await work(recovery);
     await store?.complete(response);
+    await opts.afterStore?.();
     return { ...response, replayed: false };
   } catch (err) {
     if (store) {

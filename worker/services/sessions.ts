@@ -16,7 +16,7 @@ import { isIdOf, newId, sha256Hex } from "../ids";
 import { insertWhere, statement } from "../lib/sql";
 import type { SubmitSessionInput } from "../schemas/session-create";
 import { availableCentsSql, costCents, estimateSeconds, getBalance, holdExists, placeHold } from "./billing";
-import { canonicalJson, claimKey, type IdempotencyStore } from "./idempotency";
+import { canonicalJson, runIdempotent, type IdempotencyStore } from "./idempotency";
 import { OutboundError, type HttpClient } from "./http-client";
 import { platformFor } from "./platforms";
 import { buildSessionObjects, findSessionRow, type SessionObjectContext, type SessionRow } from "./session-object";
@@ -353,30 +353,19 @@ function freshIds(): Ids {
 }
 
 /**
- * Submits a session. With an idempotency record, claims it first (replaying a
- * completed response or resuming an interrupted one) and stores the result;
- * a request error (4xx, raised before anything is committed) frees the key,
- * a server error releases it for a retry that resumes where this one stopped.
+ * Submits a session under the one idempotency rule (services/idempotency.ts, runIdempotent): a
+ * completed response is replayed, an interrupted one resumed from its recovery points; a request
+ * error (4xx, raised before anything is committed) frees the key, a server error releases it for a
+ * retry that resumes where this one stopped.
  */
 export async function submitSession(deps: SubmitDeps, caller: SubmitCaller, input: SubmitSessionInput, fingerprint: string): Promise<SubmitResponse> {
-  const store = deps.idempotency;
   const fresh = freshIds();
-  let recovery: Ids & { enqueued?: boolean } = fresh;
-  if (store) {
-    const claim = await claimKey(store, fingerprint, recovery, deps.waitForInProgressMs);
-    if ("replay" in claim) return { ...claim.replay, replayed: true };
-    recovery = claim.recovery as Ids & { enqueued?: boolean };
-  }
-  try {
-    const response = await runSteps(deps, caller, input, recovery, recovery.sessionId !== fresh.sessionId);
-    await store?.complete(response);
-    await deps.fault?.("after_store");
-    return { ...response, replayed: false };
-  } catch (err) {
-    if (store) {
-      if (err instanceof ApiError && err.status < 500) await store.forget();
-      else await store.release();
-    }
-    throw err;
-  }
+  // Recovery ids other than the fresh ones are an earlier attempt's: that attempt may have committed.
+  return runIdempotent<Ids & { enqueued?: boolean }>(
+    deps.idempotency ?? null,
+    fingerprint,
+    fresh,
+    (recovery) => runSteps(deps, caller, input, recovery, recovery.sessionId !== fresh.sessionId),
+    { waitMs: deps.waitForInProgressMs, afterStore: deps.fault ? () => deps.fault!("after_store") : undefined },
+  );
 }
