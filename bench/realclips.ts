@@ -2,7 +2,9 @@
 // clip of ../shared/realclips (read from there at run time; the clips have no licence and are
 // never copied into this repository) and compares with the hand-labelled truth in its manifest.
 //   npx tsx bench/realclips.ts [--split tuning|held_out] [--clips name,name] [--no-speed]
-//                              [--out bench/out/realclips.json] [--quiet]
+//                              [--set attempts.NEAR_RIM_WIDTHS=1.5 …] [--out bench/out/realclips.json] [--quiet]
+// `--set` overrides any named setting of the real-footage stages for a sweep (see parseSettingArgs);
+// sweep on `--split tuning` only: the held-out part is measured, never tuned on.
 //
 // Every clip has a `split` in the manifest: `tuning` (develop and tune on these) and `held_out`
 // (sources no tuning clip comes from: measured here, never tuned on). The tables report both parts
@@ -12,7 +14,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
-import { AnalysisError, analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
+import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/attempts.ts";
+import { AnalysisError, analyzeGame, lastRunTimings, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
+import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/real-footage.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
@@ -74,7 +78,31 @@ function detectionRates(clip: ManifestClip, workDir: string): { rimRate: number 
   return { rimRate, ballRate };
 }
 
-export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR): Promise<ClipScore> {
+/**
+ * `--set group.NAME=value` arguments as analysis settings: `attempts.NEAR_RIM_WIDTHS=1.5` (the attempt
+ * rules), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
+ * Values are JSON (numbers, arrays); unknown names are refused rather than ignored.
+ */
+export function parseSettingArgs(sets: string[]): AnalysisSettings {
+  const out: Record<string, any> = {};
+  for (const s of sets) {
+    const eq = s.indexOf("=");
+    if (eq < 0) throw new Error(`--set ${s}: expected name=value`);
+    const keys = s.slice(0, eq).split(".");
+    const value = JSON.parse(s.slice(eq + 1));
+    let defaults: any = { attempts: ATTEMPT_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
+    let node = out;
+    keys.forEach((k, i) => {
+      if (defaults === undefined || !(k in defaults)) throw new Error(`--set ${s}: unknown setting ${keys.slice(0, i + 1).join(".")}`);
+      defaults = defaults[k];
+      if (i === keys.length - 1) node[k] = value;
+      else node = node[k] ??= {};
+    });
+  }
+  return out as AnalysisSettings;
+}
+
+export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR, settings: AnalysisSettings = {}): Promise<ClipScore> {
   const file = path.join(dir, clip.file);
   const name = clipName(clip);
   const workDir = path.join(workRoot, name);
@@ -83,7 +111,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   let outcome = "processed";
   let found: FoundShot[] = [];
   try {
-    const result = await analyzeGame({ videoPath: file, video: await probe(file), workDir, options: {} });
+    const result = await analyzeGame({ videoPath: file, video: await probe(file), workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
   } catch (e) {
@@ -252,11 +280,13 @@ async function main() {
   if (split && !SPLITS.includes(split)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
   const manifest = readManifest();
   const chosen = manifest.map((clip, index) => ({ clip, index })).filter(({ clip }) => (!only || only.some((o) => clip.file.includes(o))) && (!split || clip.split === split));
+  const settings = parseSettingArgs(args.flatMap((a, i) => (a === "--set" ? [args[i + 1]] : [])));
+  if (Object.keys(settings).length) console.log(`settings: ${JSON.stringify(settings)}`);
   const workRoot = path.resolve("bench/out/realclips-work");
   mkdirSync(workRoot, { recursive: true });
   const scores: ClipScore[] = [];
   for (const { clip, index } of chosen) {
-    const s = await scoreClip(clip, index, workRoot);
+    const s = await scoreClip(clip, index, workRoot, REALCLIPS_DIR, settings);
     scores.push(s);
     if (!args.includes("--quiet"))
       console.error(`[${scores.length}/${chosen.length}] ${s.clip} (${s.split}): ${s.outcome}, attempts ${s.attempts}/${s.truthAttempts}, makes ${s.makes}/${s.truthMakes}, matched ${s.matched}, made ok ${s.madeCorrect} (${s.analysisSeconds.toFixed(1)} s)`);

@@ -17,7 +17,7 @@ import { chooseDetector, loadYoloDetector, type Detector } from "../vision/detec
 import { loadJerseyReader, type JerseyReader } from "../vision/jersey-ocr.ts";
 import { startModelThread } from "../vision/model-thread.ts";
 import { actionRows, ballRows, clusterRows, hoopRows, medianColor, normPoint, possessionRows, round3, roundPt } from "./artifact-rows.ts";
-import { detectAttempts, type AttemptEvidence } from "./attempts.ts";
+import { detectAttempts, type AttemptEvidence, type AttemptSettings } from "./attempts.ts";
 import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
 import { attributeAndScore } from "./boxscore.ts";
 import { DEFAULT_KEY_COLOR } from "./court.ts";
@@ -27,7 +27,7 @@ import type { Observations } from "./observations.ts";
 import { observeWholeFrames } from "./observe-frames.ts";
 import { applyRosters, buildIdentities, voteJersey } from "./players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./possession.ts";
-import { observeRealFootage, REAL_FOOTAGE_DEFAULTS } from "./real-footage.ts";
+import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./real-footage.ts";
 import { fitHeightModel } from "./release.ts";
 import { detectShots, type ShotEvent } from "./shots.ts";
 import { clusterTeams } from "./teams.ts";
@@ -52,6 +52,10 @@ export interface AnalysisSettings {
   analysisFps?: number;
   /** The painted key's colour (RGB) for court calibration with a whole-frame detector. */
   keyColor?: [number, number, number];
+  /** Real-footage stage settings over REAL_FOOTAGE_DEFAULTS (bench sweeps). */
+  realFootage?: RealFootageOverrides;
+  /** Attempt and make rules over ATTEMPT_DEFAULTS (bench sweeps). */
+  attempts?: Partial<AttemptSettings>;
 }
 
 export interface AnalyzeInput {
@@ -143,7 +147,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: s
     const model = await getBasketballModel();
     const fps = Math.min(input.settings?.analysisFps ?? REAL_FOOTAGE_DEFAULTS.fps, info.fps);
     const obs = await observeRealFootage(input.videoPath, info, model, reader, {
-      ...REAL_FOOTAGE_DEFAULTS,
+      ...realFootageSettings(input.settings?.realFootage),
       fps,
       signal: input.signal,
       onProgress: (fraction) => progress("analyze", Math.min(99, 100 * fraction)),
@@ -169,10 +173,10 @@ interface FoundShot extends ShotEvent {
  * the whole picture (shots.ts). A ball seen arriving at two rims at once (a second rim in the
  * background behind the first) is one shot, at the rim it came closer to.
  */
-function findShots(obs: Observations): FoundShot[] {
+function findShots(obs: Observations, attempts?: Partial<AttemptSettings>): FoundShot[] {
   if (!obs.rimWatch) return detectShots(obs.ball, obs.rims, { fps: obs.fps }).map((e) => ({ ...e, evidence: null }));
   const all: FoundShot[] = obs.rims.flatMap((rim, k) =>
-    detectAttempts(obs.rimWatch![k].ball, rim.boxes, rim.id, { fps: obs.fps, netMotion: obs.rimWatch![k].netMotion }).map((a) => ({
+    detectAttempts(obs.rimWatch![k].ball, rim.boxes, rim.id, { fps: obs.fps, netMotion: obs.rimWatch![k].netMotion, settings: attempts }).map((a) => ({
       hoop: a.rim,
       rimFrame: a.rimFrame,
       endFrame: a.endFrame,
@@ -201,7 +205,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
  * Everything after the observation: people, hoops, shots, court, attribution, the result and the
  * artifacts. Separate so that benches can replay cached observations through the same logic.
  */
-export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters">, info: VideoInfo, obs: Observations): Promise<AnalysisResult> {
+export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings">, info: VideoInfo, obs: Observations): Promise<AnalysisResult> {
   await mkdir(input.workDir, { recursive: true });
   const { fps, frames: n, frame: lb, ball, tracks } = obs;
   const postStart = performance.now();
@@ -235,7 +239,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
   // Court: calibrated when the painted key was seen often enough; otherwise shots keep no world coordinates.
   const keyEvery = Math.max(1, Math.round(fps / 3));
   const courtCalibrated = obs.keySamples.length >= Math.max(2, 0.1 * (n / keyEvery));
-  const events = findShots(obs);
+  const events = findShots(obs, input.settings?.attempts);
   const segments = mergeSamePlayer(rawSegments, Math.round(fps * 3), events.map((e) => e.rimFrame));
   if (events.length === 0) {
     await writeJsonl(artifacts.actions, possessionRows(segments, fps));

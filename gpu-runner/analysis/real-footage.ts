@@ -94,6 +94,21 @@ export const REAL_FOOTAGE_DEFAULTS = {
   balls: BALL_OBSERVATION_DEFAULTS,
 };
 
+export type RealFootageSettings = typeof REAL_FOOTAGE_DEFAULTS;
+/** Overrides of the real-footage settings: any stage's settings in part (benches sweep them this way). */
+export type RealFootageOverrides = { [K in keyof RealFootageSettings]?: RealFootageSettings[K] extends object ? Partial<RealFootageSettings[K]> : RealFootageSettings[K] };
+
+/** The defaults with `overrides` laid over them, stage by stage (a stage's other settings keep their defaults). */
+export function realFootageSettings(overrides: RealFootageOverrides = {}): RealFootageSettings {
+  const out: Record<string, unknown> = { ...REAL_FOOTAGE_DEFAULTS };
+  for (const [k, v] of Object.entries(overrides)) {
+    const base = (REAL_FOOTAGE_DEFAULTS as Record<string, unknown>)[k];
+    if (base === undefined) throw new Error(`unknown real-footage setting group: ${k}`);
+    out[k] = base !== null && typeof base === "object" && !Array.isArray(base) ? { ...base, ...(v as object) } : v;
+  }
+  return out as RealFootageSettings;
+}
+
 /**
  * Observes a real video window by window (analysis/windows.ts): scene cuts first, then each window
  * on its own — scan, rims, closer looks, rim watch — and the windows' observations joined into one

@@ -21,6 +21,15 @@ describe("attempts and makes around one rim", () => {
     expect(a.rimFrame).toBeGreaterThanOrEqual(14);
   });
 
+  it("takes its thresholds as settings: a passage the rules call made is missed when the net column is narrowed", () => {
+    const ball = path([...lead(10), [-3, -3], [-2.4, -2.2], [-1.8, -1.5], [-1.2, -0.9], [-0.6, -0.45], [-0.1, -0.1], [0.3, 0.4], [0.4, 0.9], [0.4, 1.5], ...lead(10)]);
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })[0].made).toBe(true);
+    const narrow = { JUST_BELOW_ACROSS_RIM_WIDTHS: 0.2, IN_NET_ACROSS_RIM_WIDTHS: 0.2 };
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, settings: narrow })[0].made).toBe(false);
+    // Out of reach of the ring altogether: no attempt.
+    expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, settings: { NEAR_RIM_WIDTHS: 0.05 } })).toHaveLength(0);
+  });
+
   it("a rim-out: to the ring from above, then away sideways", () => {
     const ball = path([...lead(10), [-3, -3], [-2, -2], [-1.2, -1.1], [-0.5, -0.4], [0.3, -0.2], [1.0, -0.6], [1.8, -0.5], [2.5, 0.2], [3.2, 1.2], ...lead(10)]);
     const [a] = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
