@@ -172,9 +172,16 @@ describe("job lifecycle end to end", () => {
     expect(done.cost_cents).toBeNull();
     const usage = (await api("GET", "/v1/usage")).body;
     expect(usage.data.find((u: any) => u.session === session.id)?.status).toBe("voided");
-    // The bytes are gone: submitting the same upload again cannot be prepared.
-    const again = await submit(uploadId).catch(() => null);
-    if (again) expect((await waitFor(again.id, ["failed", "processed"])).error?.code).toMatch(/source_unavailable|video_too_large/);
+    // The bytes are gone. They are deleted before session.failed is recorded (services/jobs.ts), so
+    // once the event is there the upload is deleted and submitting it again is refused.
+    const deadline = Date.now() + 60_000;
+    const failedEvent = async () =>
+      (await api("GET", "/v1/events?type=session.failed")).body.data.some((e: any) => e.data.object.id === session.id);
+    while (!(await failedEvent()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    expect(await failedEvent()).toBe(true);
+    const again = await api("POST", "/v1/sessions", { source: { type: "upload", upload_id: uploadId } });
+    expect(again.status).toBe(404);
+    expect(again.body.error).toMatchObject({ code: "resource_missing", param: "source.upload_id" });
     runner.child.kill("SIGTERM");
     await runner.exited;
   });
