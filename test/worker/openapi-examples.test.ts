@@ -63,3 +63,15 @@ describe("validating examples", () => {
     expect(validate(doc, balance.schema, balance.example)).toEqual([]);
   });
 });
+
+describe("the submit options in the API reference", () => {
+  it("are the contract's components, and the options the analysis does not act on say they are recorded only", async () => {
+    const doc = await load("/v1/openapi.json");
+    const schemas = (doc.components as { schemas: Record<string, any> }).schemas;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(["SubmitOptions", "Roster", "RosterPlayer", "Metadata"]));
+    const props = schemas.SubmitOptions.properties;
+    for (const field of ["session_type", "court_type", "camera_setup"]) expect(props[field].description, field).toContain("Recorded only");
+    for (const field of ["has_jerseys", "jerseys"]) expect(props[field].description, field).not.toContain("Recorded only");
+    expect(schemas.SubmitOptions.additionalProperties).toBe(false);
+  });
+});
