@@ -9,7 +9,7 @@ export interface KeyColorOptions {
   tolerance: number;
 }
 
-/** The synthetic generator's paint colour; real courts need their own (options.key_color). */
+/** The synthetic generator's paint colour; real courts need their own (analyzeGame settings.keyColor). */
 export const DEFAULT_KEY_COLOR: KeyColorOptions = { color: [112, 34, 48], tolerance: 45 };
 
 /** Convex quad (image pixels) around the largest key-coloured area, or null. */

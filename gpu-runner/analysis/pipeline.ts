@@ -130,7 +130,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: s
   Object.assign(tm, { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 });
   try {
     if (choice.kind === "yolo") {
-      // Inference runs on at most `analysis_fps` frames a second (default 10): a shot's flight still
+      // Inference runs on at most `settings.analysisFps` frames a second (default 10): a shot's flight still
       // spans 8+ samples and a dribble 5, which the shot and dribble logic need, and it cuts the
       // per-frame work to a third on 30 fps video (10 and 15 scored alike on the synthetic games).
       const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
