@@ -21,7 +21,7 @@ export const MetadataSchema = z
 const RECORDED_ONLY = "Recorded only: validated, stored, echoed and part of the same-link dedupe key; the current analysis does not act on it.";
 
 const submitOptionFields = {
-  session_type: z.enum(["solo", "1v1", "2v2", "3v3", "4v4", "5v5"]).default("5v5").meta({ description: `Players per side. ${RECORDED_ONLY}` }),
+  session_type: z.enum(["solo", "1v1", "2v2", "3v3", "4v4", "5v5"]).default("5v5").meta({ description: "Players per side. `solo` acts: the analysis takes everyone seen apart in time as the one player, on one side. The other values are validated, stored, echoed and part of the same-link dedupe key only." }),
   court_type: z.enum(["full", "half"]).default("full").meta({ description: `\`full\` court or one \`half\`. ${RECORDED_ONLY}` }),
   camera_setup: z
     .enum(["fixed", "panning", "handheld"])

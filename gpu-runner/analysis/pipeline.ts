@@ -205,7 +205,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> 
  * Everything after the observation: people, hoops, shots, court, attribution, the result and the
  * artifacts. Separate so that benches can replay cached observations through the same logic.
  */
-export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings">, info: VideoInfo, obs: Observations): Promise<AnalysisResult> {
+export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings"> & { options?: AnalyzeInput["options"] }, info: VideoInfo, obs: Observations): Promise<AnalysisResult> {
   await mkdir(input.workDir, { recursive: true });
   const { fps, frames: n, frame: lb, ball, tracks } = obs;
   const postStart = performance.now();
@@ -217,7 +217,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
   const trackTeams = new Map<number, 0 | 1 | null>(tracks.map((t) => [t.id, null]));
   longTracks.forEach((t, i) => trackTeams.set(t.id, clustering.labels[i]));
   const trackJerseys = new Map<number, string | null>(tracks.map((t) => [t.id, voteJersey(obs.jerseyReads.get(t.id) ?? [])]));
-  const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps });
+  const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps, solo: input.options?.session_type === "solo" });
   applyRosters(identities, input.rosters);
   // Possession is tracked per identity, so one player's track fragments form one possession.
   const owners = ownerTracks.map((t) => (t === null ? null : trackToKey.get(t) ?? null));

@@ -40,11 +40,33 @@ export function voteJersey(reads: Array<{ text: string; confidence: number }>, m
   return best && bc >= 2 && bc * 2 > total ? best : null;
 }
 
+/** Median shirt colour of a track (robust to the number and to a few frames of shade). */
+function medianShirt(t: PlayerTrack): [number, number, number] | null {
+  if (t.colors.length === 0) return null;
+  const med = (k: number) => {
+    const v = t.colors.map((c) => c[k]).sort((x, y) => x - y);
+    return v[Math.floor(v.length / 2)];
+  };
+  return [med(0), med(1), med(2)];
+}
+
+/** Two tracks wear the same shirt: within SAME_LOOK_RGB of each other (unknown colours never match). */
+const SAME_LOOK_RGB = 35;
+function sameLook(a: PlayerTrack, b: PlayerTrack): boolean {
+  const ca = medianShirt(a), cb = medianShirt(b);
+  return !!ca && !!cb && Math.hypot(ca[0] - cb[0], ca[1] - cb[1], ca[2] - cb[2]) <= SAME_LOOK_RGB;
+}
+
 export function buildIdentities(
   tracks: PlayerTrack[],
   trackTeams: Map<number, 0 | 1 | null>,
   trackJerseys: Map<number, string | null>,
-  opts: { fps: number; minSeconds?: number },
+  opts: {
+    fps: number;
+    minSeconds?: number;
+    /** The submit said `session_type: solo`: everyone seen apart from one another is that one player. */
+    solo?: boolean;
+  },
 ): { identities: Identity[]; trackToKey: Map<number, string> } {
   const parent = new Map<number, number>(tracks.map((t) => [t.id, t.id]));
   const find = (x: number): number => (parent.get(x) === x ? x : (parent.set(x, find(parent.get(x)!)), parent.get(x)!));
@@ -73,7 +95,10 @@ export function buildIdentities(
       const ja = jerseyOf.get(find(a.id)), jb = jerseyOf.get(find(b.id));
       if (ja && jb && ja !== jb) continue;
       const d = Math.hypot(b.boxes[0].cx - aBox.cx, b.boxes[0].cy - aBox.cy) / Math.max(aBox.h, 1);
-      if (d < 1.5 && d < bestD) { bestD = d; best = b; }
+      // Appearance, not only position: a person who reappears farther off (walked on behind
+      // someone, the camera panned) is still linked when the shirt is the same colour.
+      const reach = sameLook(a, b) ? 3 : 1.5;
+      if (d < reach && d < bestD) { bestD = d; best = b; }
     }
     if (best) { linkedHead.add(best.id); union(a.id, best.id); }
   }
@@ -113,6 +138,39 @@ export function buildIdentities(
     union(ro, r);
     framesOf.set(find(r), merged);
   }
+  // 3. Groups never on screen together, of one team and one look, within a short time of each
+  //    other: one person lost for longer than a blink (a lone shooter walking out and back).
+  //    Only when nobody was ever on screen with anyone else: teammates wear the same shirt, so in
+  //    a game the look alone cannot tell them apart. With `solo` the submit says there is one
+  //    player: any groups apart in time are that person.
+  const onScreen = new Map<number, number>();
+  for (const t of tracks) if (t.frames.length >= 3) for (const f of t.frames) onScreen.set(f, (onScreen.get(f) ?? 0) + 1);
+  const aloneThroughout = [...onScreen.values()].every((c) => c <= 1);
+  const groupsByFirst = () => {
+    const roots = new Map<number, PlayerTrack[]>();
+    for (const t of tracks) roots.set(find(t.id), [...(roots.get(find(t.id)) ?? []), t]);
+    return [...roots.entries()].sort((x, y) => framesOf.get(y[0])!.size - framesOf.get(x[0])!.size);
+  };
+  const longGap = Math.round(opts.fps * 10);
+  const gapBetween = (a: Set<number>, b: Set<number>) => {
+    const [a0, a1, b0, b1] = [Math.min(...a), Math.max(...a), Math.min(...b), Math.max(...b)];
+    return Math.max(b0 - a1, a0 - b1);
+  };
+  const ordered = groupsByFirst();
+  for (let i = 0; i < ordered.length; i++) {
+    for (let j = i + 1; j < ordered.length; j++) {
+      const ra = find(ordered[i][0]), rb = find(ordered[j][0]);
+      if (ra === rb || overlap(ra, rb)) continue;
+      const ja = jerseyOf.get(ra), jb = jerseyOf.get(rb);
+      if (ja && jb && ja !== jb) continue;
+      const alike = trackTeams.get(ordered[i][1][0].id) === trackTeams.get(ordered[j][1][0].id) &&
+        sameLook(ordered[i][1][0], ordered[j][1][0]) && gapBetween(framesOf.get(ra)!, framesOf.get(rb)!) <= longGap;
+      if (!opts.solo && !(aloneThroughout && alike)) continue;
+      const merged = new Set([...framesOf.get(ra)!, ...framesOf.get(rb)!]);
+      union(ra, rb);
+      framesOf.set(find(ra), merged);
+    }
+  }
   const groups = new Map<number, PlayerTrack[]>();
   for (const t of tracks) {
     const r = find(t.id);
@@ -125,7 +183,9 @@ export function buildIdentities(
       const frames = ts.reduce((a, t) => a + t.frames.length, 0);
       const teamVotes = [0, 0];
       for (const t of ts) { const tm = trackTeams.get(t.id); if (tm === 0 || tm === 1) teamVotes[tm] += t.frames.length; }
-      const team_id: 0 | 1 | null = teamVotes[0] + teamVotes[1] === 0 ? null : teamVotes[0] >= teamVotes[1] ? 0 : 1;
+      const voted: 0 | 1 | null = teamVotes[0] + teamVotes[1] === 0 ? null : teamVotes[0] >= teamVotes[1] ? 0 : 1;
+      // A solo session has one side: its player is on it even when the shirt matched no cluster.
+      const team_id: 0 | 1 | null = opts.solo ? 0 : voted;
       return { root, ts, frames, team_id, jersey: jerseyOf.get(root) ?? null, firstFrame: Math.min(...ts.map((t) => t.frames[0])) };
     })
     .sort((a, b) => a.firstFrame - b.firstFrame);

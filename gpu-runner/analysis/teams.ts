@@ -5,12 +5,14 @@ export interface TeamClustering {
   centroids: [RGB, RGB];
   /** Team (0|1) per input colour, or null when it sits far from both centroids (referee, fan). */
   labels: Array<0 | 1 | null>;
+  /** 1 when every shirt is one colour (a lone shooter, one side only): no opponent is invented. */
+  teamCount: 1 | 2;
 }
 
 const dist = (a: RGB, b: RGB) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() => 1), maxDistance = 60): TeamClustering {
-  if (colors.length === 0) return { centroids: [[0, 0, 0], [0, 0, 0]], labels: [] };
+  if (colors.length === 0) return { centroids: [[0, 0, 0], [0, 0, 0]], labels: [], teamCount: 1 };
   // Init from the two heaviest colour modes (weighted histogram of coarse bins), not the farthest
   // point: a few short false tracks (a patch of floor, two shirts blended) must not become a "team".
   const bins = new Map<string, { w: number; c: RGB }>();
@@ -23,7 +25,14 @@ export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() =>
   });
   const modes = [...bins.values()].map((b) => ({ w: b.w, c: b.c.map((v) => v / b.w) as RGB })).sort((a, b) => b.w - a.w);
   const first = modes[0].c;
-  const second = modes.find((m) => dist(m.c, first) > 50)?.c ?? modes[modes.length - 1].c;
+  const secondMode = modes.find((m) => dist(m.c, first) > 50);
+  // No second shirt colour: one team. Splitting one colour in two (light and shade on the same
+  // shirt) would turn a lone shooter into two players of two "teams".
+  if (!secondMode) {
+    const c = weightedMean(colors, weights, (col) => dist(col, first) <= maxDistance) ?? first;
+    return { centroids: [c, c], labels: colors.map((col) => (dist(col, c) > maxDistance ? null : 0)), teamCount: 1 };
+  }
+  const second = secondMode.c;
   let cent: [RGB, RGB] = [[...first] as RGB, [...second] as RGB];
   for (let it = 0; it < 20; it++) {
     const next: [RGB, RGB] = [[0, 0, 0], [0, 0, 0]];
@@ -47,12 +56,24 @@ export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() =>
   if (swap) cent = [cent[1], cent[0]];
   return {
     centroids: cent,
+    teamCount: 2,
     labels: colors.map((c) => {
       const d0 = dist(c, cent[0]), d1 = dist(c, cent[1]);
       const l: 0 | 1 = d0 <= d1 ? 0 : 1;
       return Math.min(d0, d1) > maxDistance ? null : l;
     }),
   };
+}
+
+function weightedMean(colors: RGB[], weights: number[], keep: (c: RGB) => boolean): RGB | null {
+  const sum: RGB = [0, 0, 0];
+  let w = 0;
+  colors.forEach((c, i) => {
+    if (!keep(c)) return;
+    w += weights[i];
+    for (let k = 0; k < 3; k++) sum[k] += c[k] * weights[i];
+  });
+  return w ? (sum.map((v) => v / w) as RGB) : null;
 }
 
 /** Median colour of a grid of points over a box's shirt area; the median ignores the number. */
