@@ -283,6 +283,18 @@ describe("the hub page", () => {
     expect(html).toContain("Eagles 4");
   });
 
+  it("one side seen and no roster: the box score says One team, not an opponent's shirt colour (issue 25)", async () => {
+    const org = await createOrg();
+    const sessionId = await insertSession(org, "processed", { durationSeconds: 20, totals: stats({ points: 2, fg_2pt_att: 2, fg_2pt_make: 1 }) });
+    await db.insert(schema.players).values([
+      { id: newId("plr"), sessionId, orgId: org.orgId, position: 0, name: null, jersey: null, teamId: 0, metadata: {}, stats: stats({ points: 2, fg_2pt_att: 2, fg_2pt_make: 1 }) },
+    ]);
+    const html = await (await open(await mint(org, sessionId))).text();
+    expect(html).toContain("<caption>One team</caption>");
+    expect(html).not.toContain("Light shirts");
+    expect(html).not.toContain("Dark shirts");
+  });
+
   it("plays the game video from a signed rendition URL with Range support, 720p first", async () => {
     const org = await createOrg();
     const game = await seedGame(org);

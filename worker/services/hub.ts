@@ -69,12 +69,14 @@ interface StoredRoster {
   name?: string;
 }
 
-function teamName(teamId: number | null, rosters: unknown): string {
+function teamName(teamId: number | null, rosters: unknown, onlyTeam: boolean): string {
   const named = Array.isArray(rosters) ? (rosters as StoredRoster[]).find((r) => r?.team === teamId && typeof r.name === "string" && r.name) : undefined;
   if (named?.name) return named.name;
   if (teamId === null) return "No team";
   // Without rosters, team 0 is the lighter shirt colour (docs/analysis.md, teams); with rosters the
   // ids are the caller's, so only the number can be shown.
+  // One side seen (a lone shooter, a drill): no "Light shirts" that implies an opponent nobody saw.
+  if ((!Array.isArray(rosters) || rosters.length === 0) && onlyTeam) return "One team";
   if (!Array.isArray(rosters) || rosters.length === 0) return teamId === 0 ? "Light shirts" : teamId === 1 ? "Dark shirts" : `Team ${teamId}`;
   return `Team ${teamId}`;
 }
@@ -142,9 +144,10 @@ export async function loadHubView(db: Database, env: Env, row: SessionRow, opts:
   );
 
   const teamIds = [...new Set(view.players.map((p) => p.team_id))].sort((a, b) => (a ?? 99) - (b ?? 99));
+  const onlyTeam = teamIds.filter((id) => id !== null).length === 1;
   view.teams = teamIds.map((id) => {
     const members = view.players.filter((p) => p.team_id === id);
-    return { id, name: teamName(id, row.rosters), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
+    return { id, name: teamName(id, row.rosters, onlyTeam), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
   });
   view.totals = boxScore(row.totals);
   const credited = sumBoxScores(view.players.map((p) => p.stats));
