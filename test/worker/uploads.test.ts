@@ -182,6 +182,23 @@ describe("tus on the upload URL", () => {
     expect(res.headers.get("Access-Control-Allow-Headers")).toContain("Upload-Offset");
   });
 
+  it("tus answers, successes and refusals, carry X-Request-ID equal to Request-Id (tus-js-client quotes it in its errors)", async () => {
+    const org = await createOrg();
+    const up = await reserve(org.key, { content_type: "video/mp4", size: 10 });
+    const answers = [
+      await send(up.upload_url, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } }),
+      await patch(up.upload_url, 3, randomBytes(2)), // 409: wrong offset
+      await send(up.upload_url.split("?")[0], { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" } }), // 403: no signature
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 409, 403]);
+    for (const res of answers) {
+      expect(res.headers.get("Request-Id")).toMatch(/^req_/);
+      expect(res.headers.get("X-Request-ID")).toBe(res.headers.get("Request-Id"));
+      expect(res.headers.get("Access-Control-Expose-Headers")).toContain("X-Request-ID");
+      await res.arrayBuffer();
+    }
+  });
+
   it("takes chunks that do not line up with R2 parts, and resumes from HEAD", async () => {
     const org = await createOrg();
     const bytes = randomBytes(PART_SIZE * 2 + 123_457); // three R2 parts, the last one short

@@ -19,7 +19,7 @@ const TARGET_ID = /^[a-z]{1,8}_[0-9A-Za-z]{8,64}$/;
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers":
-    "Upload-Offset, Upload-Length, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Location, Request-Id",
+    "Upload-Offset, Upload-Length, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Location, Request-Id, X-Request-ID",
 };
 
 const tusHeaders = createMiddleware<AppEnv>(async (c, next) => {
@@ -27,6 +27,10 @@ const tusHeaders = createMiddleware<AppEnv>(async (c, next) => {
   for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
   c.res.headers.set("Tus-Resumable", TUS_VERSION);
   c.res.headers.set("Cache-Control", "no-store");
+  // tus-js-client quotes X-Request-ID (not Request-Id) in its error messages, so a failed upload's
+  // message names the id support needs.
+  const id = c.get("requestId");
+  if (id) c.res.headers.set("X-Request-ID", id);
 });
 
 function httpDate(unixSeconds: number): string {
