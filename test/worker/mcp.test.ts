@@ -36,6 +36,26 @@ beforeAll(async () => {
 });
 
 describe("tool server", () => {
+  it("answers initialize with empty or invalid params with JSON-RPC -32602 and one line, not -32603 and a schema dump", async () => {
+    const bodies = [
+      { jsonrpc: "2.0", id: 1, method: "initialize" },
+      { jsonrpc: "2.0", id: 2, method: "initialize", params: {} },
+      { jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: 7, capabilities: {}, clientInfo: { name: "x", version: "1" } } },
+    ];
+    for (const body of bodies) {
+      const res = await workerFetch(`${BASE}/mcp`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${org.key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+      const answer = (await res.json()) as { id: unknown; error?: { code: number; message: string } };
+      expect(answer.id).toBe(body.id);
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).not.toContain("\n");
+      expect(answer.error!.message.length).toBeLessThan(300);
+    }
+  });
+
   it("lists the eight tools of the spec", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
