@@ -36,6 +36,13 @@ beforeAll(async () => {
 });
 
 describe("tool server", () => {
+  it("analyze_video's input schema says exactly one of url / upload_id (oneOf), as tools/list shows it", async () => {
+    const { tools } = await client.listTools();
+    const schema = tools.find((t) => t.name === "analyze_video")!.inputSchema as Record<string, unknown>;
+    expect(schema.oneOf).toEqual([{ required: ["url"] }, { required: ["upload_id"] }]);
+    expect(Object.keys(schema.properties as object)).toEqual(expect.arrayContaining(["url", "upload_id"]));
+  });
+
   it("answers initialize with empty or invalid params with JSON-RPC -32602 and one line, not -32603 and a schema dump", async () => {
     const bodies = [
       { jsonrpc: "2.0", id: 1, method: "initialize" },

@@ -15,7 +15,9 @@ export function registerAnalyzeVideo(server: McpServer, { call, shareLink }: Too
       title: "Analyze a game video",
       description:
         "Starts the analysis of one basketball game from a public https link to an MP4/MOV file, a supported camera platform's match page, or an `upload_id` from create_upload. Returns the new session in status `queued`; poll get_session. Costs credits: a hold for the estimated length is placed now and settled for the measured length (500 cents per hour of video). Calling again with the same arguments returns the same session instead of starting another run.",
-      inputSchema: {
+      // The object form, so its JSON Schema can say what the handler enforces: exactly one source.
+      // Assistants read `oneOf` from tools/list before calling instead of learning it from a refusal.
+      inputSchema: z.object({
         url: z.string().min(1).max(2048).optional().describe("Public https link to the video or to a supported camera platform's match page"),
         upload_id: z.string().min(1).max(100).optional().describe("`up_…` from create_upload, after its command has finished"),
         rosters: z.array(RosterSchema).max(2).optional().describe("Per team (0, 1): jersey numbers with optional names, user_id and metadata; needs options.jerseys `auto` or `enabled`"),
@@ -23,7 +25,7 @@ export function registerAnalyzeVideo(server: McpServer, { call, shareLink }: Too
         metadata: MetadataSchema.optional().describe("Up to 20 string pairs echoed on the session"),
         duration_seconds: z.number().int().positive().max(DURATION_MAX_SECONDS).optional().describe("The video's length if known: makes the credit hold exact"),
         group: z.string().max(100).optional().describe("`grp_…`; default: the organization's default group"),
-      },
+      }).meta({ oneOf: [{ required: ["url"] }, { required: ["upload_id"] }] }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     async (args) => {
