@@ -89,14 +89,15 @@ describe("settleHold", () => {
     expect(await remaining(b)).toBe(10_000 - 400);
   });
 
-  it("draws grants to zero when the measured cost exceeds the credit, recording the full charge", async () => {
+  it("never charges beyond the hold: a measured cost above it settles at the hold (issue 22)", async () => {
     const org = await createOrg();
     const now = nowSeconds();
     const g = await grant(org, 100, now + DAY);
     const sessionId = await heldSession(org, 50);
     const outcome = await settleHold(db, sessionId, 7200, now);
-    expect(outcome.usageEvent.settledCents).toBe(1000);
-    expect(await remaining(g)).toBe(0);
+    expect(outcome.usageEvent).toMatchObject({ status: "settled", heldCents: 50, settledCents: 50, measuredSeconds: 7200 });
+    expect(await remaining(g)).toBe(50);
+    expect((await db.select().from(schema.sessions).where(eq(schema.sessions.id, sessionId)).get())!.costCents).toBe(50);
   });
 });
 

@@ -4,9 +4,14 @@
 // The ledger: `credit_grants` hold credit (each expires one year after
 // purchase; `remaining_cents` shrinks as it is drawn). A submit places a hold:
 // a `usage_events` row in status `held` for the estimated cost. Available =
-// unexpired remaining credit − the sum of held amounts. Settling charges the
-// measured length, drawing from the soonest-expiring grants first; voiding
-// releases the hold. Both are idempotent: only a `held` event moves.
+// unexpired remaining credit − the sum of held amounts. Once the runner has
+// measured the video, the hold is raised to the measured cost, or the session
+// fails before any work (`raiseHold`). Settling charges the measured length,
+// never more than the hold, drawing from the soonest-expiring grants first;
+// voiding releases the hold. Both are idempotent: only a `held` event moves.
+//
+// So nothing is ever charged beyond the balance: a hold is placed or raised
+// only when the available balance covers it, and a settle is at most its hold.
 import { and, desc, eq, gt, gte, lte, sql, type SQL } from "drizzle-orm";
 import { creditGrants, sessions, usageEvents } from "../../drizzle/schema";
 import type { Database } from "../env";
@@ -61,7 +66,9 @@ export const DEFAULT_ESTIMATE_SECONDS = 2 * 3600;
 /**
  * Size → length assumption: 8 Mbit/s (1,000,000 bytes per second), typical of
  * 1080p30 H.264 from phones and sports cameras. Lower-bitrate files get a
- * larger hold than needed; the charge is always the measured length.
+ * larger hold than needed; higher-bitrate ones a smaller one, which the
+ * measured length then raises (`raiseHold`). The charge is always the measured
+ * length (docs/sessions.md, "Holds and charges").
  */
 export const ASSUMED_BYTES_PER_SECOND = 1_000_000;
 
@@ -133,16 +140,60 @@ async function usageEventOf(db: Database, sessionId: string): Promise<UsageEvent
   return row;
 }
 
+/** SQL for the organization's unexpired remaining credit at `now`. */
+function unexpiredCreditSql(orgId: string, now: number): SQL<number> {
+  return sql<number>`(select coalesce(sum(${creditGrants.remainingCents}), 0) from ${creditGrants}
+    where ${creditGrants.orgId} = ${orgId} and ${creditGrants.expiresAt} > ${now} and ${creditGrants.remainingCents} > 0)`;
+}
+
+export type RaiseOutcome =
+  | { covered: true; heldCents: number }
+  | { covered: false; neededCents: number; heldCents: number; availableCents: number };
+
 /**
- * Charges the measured length of a session: ceil(seconds × rate / 3600) cents,
- * drawn from the organization's unexpired grants, soonest expiry first, and
- * moves the usage event `held → settled` (also recording the session's
- * `cost_cents`). Idempotent: a settled or voided event is returned unchanged.
- * If the grants hold less than the charge (the video ran far longer than the
- * estimate), they are drawn to zero and `settled_cents` still records the
- * full charge, for the operator to invoice. Auto-recharge is the caller's
- * next step (`rechargeAfterSettle` in services/auto-recharge.ts, which sits
- * above this module): the ledger knows nothing of payments.
+ * The runner has measured the video: the session's hold becomes at least the measured cost. The
+ * raise is one conditional UPDATE: it happens only if the available balance (this hold aside)
+ * covers the new amount, evaluated in the statement, so concurrent raises and submits never hold
+ * more than the organization has. A hold already covering the cost is left as it is (the measured
+ * length may still round up by a second in the result; the settle is capped at the hold anyway).
+ * Not covered: nothing changes, and the caller fails the session (services/jobs.ts `measureJob`).
+ */
+export async function raiseHold(db: Database, sessionId: string, measuredSeconds: number, now: number): Promise<RaiseOutcome> {
+  const needed = costCents(measuredSeconds);
+  const event = await usageEventOf(db, sessionId);
+  if (event.status !== "held") throw new Error(`The hold of session ${sessionId} is ${event.status}, not held`);
+  if (event.heldCents >= needed) return { covered: true, heldCents: event.heldCents };
+  const raised = await db
+    .update(usageEvents)
+    .set({ heldCents: needed })
+    .where(
+      and(
+        eq(usageEvents.sessionId, sessionId),
+        eq(usageEvents.status, "held"),
+        sql`${availableCentsSql(event.orgId, now)} + ${usageEvents.heldCents} >= ${needed}`,
+      ),
+    )
+    .returning({ heldCents: usageEvents.heldCents });
+  if (raised.length > 0) return { covered: true, heldCents: raised[0].heldCents };
+  const after = await usageEventOf(db, sessionId);
+  if (after.status === "held" && after.heldCents >= needed) return { covered: true, heldCents: after.heldCents };
+  const { available_cents } = await getBalance(db, event.orgId, now);
+  return { covered: false, neededCents: needed, heldCents: after.heldCents, availableCents: available_cents };
+}
+
+/** Attempts of a settle that found the credit drawn by another settle in between (only after grants expired under holds). */
+const SETTLE_ATTEMPTS = 5;
+
+/**
+ * Charges the measured length of a session: ceil(seconds × rate / 3600) cents, **at most the
+ * hold** (placed at submit, raised to the measured cost before the analysis started), and at most
+ * the unexpired credit left (less only when grants expired while the hold was placed). The charge
+ * is drawn from the organization's unexpired grants, soonest expiry first, and moves the usage
+ * event `held → settled` (also recording it as the session's `cost_cents`). So `settled_cents` is
+ * always exactly what was drawn, and no settle takes more than the organization had. Idempotent: a
+ * settled or voided event is returned unchanged. Auto-recharge is the caller's next step
+ * (`rechargeAfterSettle` in services/auto-recharge.ts, which sits above this module): the ledger
+ * knows nothing of payments.
  */
 export async function settleHold(
   db: Database,
@@ -151,41 +202,55 @@ export async function settleHold(
   now: number,
 ): Promise<LedgerOutcome> {
   if (!Number.isInteger(measuredSeconds) || measuredSeconds < 0) throw new Error(`measuredSeconds must be a non-negative integer, got ${measuredSeconds}`);
-  const event = await usageEventOf(db, sessionId);
-  if (event.status !== "held") return { changed: false, usageEvent: event };
-  const charge = costCents(measuredSeconds);
-  const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
-  // `before` is the credit of the grants that expire earlier; each grant gives
-  // what is left of the charge after them, up to its remaining credit.
-  const draw = sql`with ordered as (
-      select id, remaining_cents,
-        coalesce(sum(remaining_cents) over (order by expires_at, created, id rows between unbounded preceding and 1 preceding), 0) as before
-      from credit_grants
-      where org_id = ${event.orgId} and expires_at > ${now} and remaining_cents > 0
-    )
-    update credit_grants
-    set remaining_cents = credit_grants.remaining_cents - min(ordered.remaining_cents, ${charge} - ordered.before)
-    from ordered
-    where credit_grants.id = ordered.id and ordered.before < ${charge} and ${stillHeld}`;
-  const [, , settled] = await db.$client.batch([
-    statement(db, draw),
-    statement(
-      db,
-      db
-        .update(sessions)
-        .set({ costCents: charge, updated: now })
-        .where(and(eq(sessions.orgId, event.orgId), eq(sessions.id, sessionId), sql`${sessions.costCents} is null`, stillHeld)),
-    ),
-    statement(
-      db,
-      db
-        .update(usageEvents)
-        .set({ status: "settled", settledCents: charge, measuredSeconds, settledAt: now })
-        .where(and(eq(usageEvents.sessionId, sessionId), eq(usageEvents.status, "held"))),
-    ),
-  ]);
-  const usageEvent = await usageEventOf(db, sessionId);
-  return { changed: settled.meta.changes > 0, usageEvent };
+  for (let attempt = 1; ; attempt++) {
+    const event = await usageEventOf(db, sessionId);
+    if (event.status !== "held") return { changed: false, usageEvent: event };
+    const credit = await db.get<{ n: number }>(sql`select ${unexpiredCreditSql(event.orgId, now)} as n`);
+    const charge = Math.min(costCents(measuredSeconds), event.heldCents, Number(credit?.n ?? 0));
+    // Every statement checks the same condition before anything is drawn: the hold is still held
+    // and the credit still covers the charge. The usage event moves last, once the session carries
+    // the charge (which only this batch writes).
+    const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
+    const go = sql`${stillHeld} and ${unexpiredCreditSql(event.orgId, now)} >= ${charge}`;
+    // `before` is the credit of the grants that expire earlier; each grant gives
+    // what is left of the charge after them, up to its remaining credit.
+    const draw = sql`with ordered as (
+        select id, remaining_cents,
+          coalesce(sum(remaining_cents) over (order by expires_at, created, id rows between unbounded preceding and 1 preceding), 0) as before
+        from credit_grants
+        where org_id = ${event.orgId} and expires_at > ${now} and remaining_cents > 0
+      )
+      update credit_grants
+      set remaining_cents = credit_grants.remaining_cents - min(ordered.remaining_cents, ${charge} - ordered.before)
+      from ordered
+      where credit_grants.id = ordered.id and ordered.before < ${charge} and ${go}`;
+    const [, , settled] = await db.$client.batch([
+      statement(
+        db,
+        db
+          .update(sessions)
+          .set({ costCents: charge, updated: now })
+          .where(and(eq(sessions.orgId, event.orgId), eq(sessions.id, sessionId), sql`${sessions.costCents} is null`, go)),
+      ),
+      statement(db, draw),
+      statement(
+        db,
+        db
+          .update(usageEvents)
+          .set({ status: "settled", settledCents: charge, measuredSeconds, settledAt: now })
+          .where(
+            and(
+              eq(usageEvents.sessionId, sessionId),
+              eq(usageEvents.status, "held"),
+              sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.costCents} = ${charge})`,
+            ),
+          ),
+      ),
+    ]);
+    if (settled.meta.changes > 0 || attempt >= SETTLE_ATTEMPTS) {
+      return { changed: settled.meta.changes > 0, usageEvent: await usageEventOf(db, sessionId) };
+    }
+  }
 }
 
 /** Releases a session's hold (`held → voided`); nothing is charged. Idempotent. */
