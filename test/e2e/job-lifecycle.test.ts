@@ -246,7 +246,8 @@ describe("job lifecycle end to end", () => {
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
     expect(first.logs.some((l) => l.includes('"job handed back"') && l.includes(session.id)), first.logs.join("\n")).toBe(true);
-    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
+    // A handed-back job is ready again, so its session is queued again (issue 22, point 5).
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("queued");
     const second = launch();
     expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");
     // A hand-back does not use up an attempt.
@@ -269,7 +270,7 @@ describe("job lifecycle end to end", () => {
     const broken = launch(["--pipeline", "media"], { env: { FFPROBE_PATH: "/nonexistent/ffprobe", FFMPEG_PATH: "/nonexistent/ffmpeg" } });
     expect(await broken.exited).toBe(1);
     expect(broken.logs.join("\n")).toMatch(/this host cannot run jobs/);
-    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("processing");
+    expect((await api("GET", `/v1/sessions/${session.id}`)).body.status).toBe("queued");
     const healthy = launch();
     expect((await waitFor(session.id, ["processed", "failed"])).status).toBe("processed");
     // Handed back, not failed: the healthy runner's claim is the first counted attempt.
