@@ -4,6 +4,7 @@
 // (a fraction of the rim's own width per sample), a track's strength is the sum of its scores over
 // the video, and only tracks seen in a good share of the samples count as rims. A single frame's
 // score says little (a true rim scored 0.21–0.79 across clips); persistence says a lot.
+import type { BallObs } from "./tracks.ts";
 import type { Box } from "./types.ts";
 
 export interface RimCandidate extends Box {
@@ -281,4 +282,37 @@ export function plausibleHeight(rim: Box, persons: Box[], o: RimHeightSettings =
   const inRimWidths = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w));
   const inPersonHeights = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / p.h));
   return inRimWidths > o.MIN_DROP_RIM_WIDTHS && inPersonHeights > o.MIN_DROP_PERSON_HEIGHTS;
+}
+
+/** Whether the ball came to a rim (see ballCameToRim): rim widths and seconds. */
+export const RIM_PLAY_DEFAULTS = {
+  /** The ball is at a rim when seen this many rim widths or less from the ring's centre… */
+  NEAR_RIM_WIDTHS: 2,
+  /** …and a rim is one only when the ball was seen there for at least this long over the video. */
+  MIN_NEAR_S: 0.1,
+};
+
+export type RimPlaySettings = typeof RIM_PLAY_DEFAULTS;
+
+/**
+ * A rim is where the ball goes. The rim head also fires on things that look like a ring to it, and
+ * on a closer look some score as high as a real rim or higher: a hoop drawn in an app's overlay, a TV
+ * graphic or a logo (sharp, clean and static, it can outscore the real rim), a ceiling lamp, a
+ * floodlight, an exit sign, a patch of fence. Where people stand at its depth, plausibleHeight
+ * rejects what hangs too low, but a lamp or a corner graphic hangs as high as a rim. What none of
+ * them ever sees is the ball: a ball thrown at a real rim, rebounding from it, dribbled or carried
+ * under it comes within a couple of rim widths of the ring. So a candidate the ball was never seen
+ * near (seen, not interpolated, on its own watched path) is not kept as a rim; a video with no rim
+ * left fails `no_hoops` and is not billed. A real rim in a video without any ball near it (a hoop in
+ * the background of a dribbling drill) fails the same way, where it would have failed `no_shots`.
+ */
+export function ballCameToRim(ball: ReadonlyArray<BallObs | null>, rimBoxes: readonly Box[], fps: number, o: RimPlaySettings = RIM_PLAY_DEFAULTS): boolean {
+  if (!rimBoxes.length) return false;
+  let nearFrames = 0;
+  ball.forEach((b, f) => {
+    if (!b || b.interpolated) return;
+    const rim = rimBoxes[Math.min(f, rimBoxes.length - 1)];
+    if (Math.hypot(b.cx - rim.cx, b.cy - rim.cy) <= o.NEAR_RIM_WIDTHS * rim.w) nearFrames++;
+  });
+  return nearFrames > 0 && nearFrames >= o.MIN_NEAR_S * fps;
 }

@@ -15,7 +15,7 @@ import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
-import { plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
+import { ballCameToRim, plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
 import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
@@ -43,6 +43,8 @@ export interface RealFootageOptions {
   rimTracks: RimTrackSettings;
   rimVerify: RimVerifySettings;
   rimHeight: RimHeightSettings;
+  /** Whether the ball came to a watched rim (hoop.ts, ballCameToRim): a rim it never came near is none. */
+  rimPlay: RimPlaySettings;
   watch: RimWatchSettings;
   balls: typeof BALL_OBSERVATION_DEFAULTS;
   signal?: AbortSignal;
@@ -90,6 +92,7 @@ export const REAL_FOOTAGE_DEFAULTS = {
   rimTracks: { ...RIM_TRACK_DEFAULTS, MIN_COVERAGE: 0.2, MIN_MEAN_SCORE: 0.05 },
   rimVerify: RIM_VERIFY_DEFAULTS,
   rimHeight: RIM_HEIGHT_DEFAULTS,
+  rimPlay: RIM_PLAY_DEFAULTS,
   watch: RIM_WATCH_DEFAULTS,
   balls: BALL_OBSERVATION_DEFAULTS,
 };
@@ -126,7 +129,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  return { ...assembleRealObservations(raw, o.balls), details: raw };
+  return { ...assembleRealObservations(raw, o.balls, o.rimPlay), details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
@@ -301,10 +304,10 @@ export interface RawRealObservations {
 }
 
 /** Ball paths, the scene ball, artifacts rows: the observations the basketball logic reads. */
-export function assembleRealObservations(raw: RawRealObservations, ob: typeof BALL_OBSERVATION_DEFAULTS = BALL_OBSERVATION_DEFAULTS): Observations {
+export function assembleRealObservations(raw: RawRealObservations, ob: typeof BALL_OBSERVATION_DEFAULTS = BALL_OBSERVATION_DEFAULTS, play: RimPlaySettings = RIM_PLAY_DEFAULTS): Observations {
   const { fps, every, scan, watch } = raw;
   const n = watch.length;
-  const rims = raw.rims.map((r, k) => {
+  const watched = raw.rims.map((r, k) => {
     const boxes = [...r.boxes];
     while (boxes.length < n) boxes.push(boxes[boxes.length - 1]);
     // Between scans the camera moves on (a handheld phone shakes): the rim region measured how far
@@ -322,7 +325,7 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   });
   // The ball around each rim: candidates linked into a path that must start on something moving
   // (a static look-alike on the rim or the net must not become the ball).
-  const rimWatch = rims.map((rim, k) => ({
+  const watchedPaths = watched.map((rim, k) => ({
     ball: buildBallPath<RimWatchSample["balls"][number]>(
       watch.map((w) => w[k]?.balls ?? []),
       {
@@ -337,6 +340,11 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
     ),
     netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
   }));
+  // A rim is where the ball goes (hoop.ts, ballCameToRim): a watched candidate the ball never came
+  // near — a drawn hoop in an overlay, a lamp, a sign — is no rim. No rim left: `no_hoops`.
+  const inPlay = watched.map((rim, k) => ballCameToRim(watchedPaths[k].ball, rim.boxes, fps, play));
+  const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
+  const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
   // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
   const persons = scan.flatMap((s) => s.persons);
@@ -350,7 +358,8 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   scan.forEach((s, i) => {
     if (s.frame < n) ball[s.frame] = scenePath[i];
   });
-  for (let f = 0; f < n; f++) for (const w of rimWatch) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
+  // Every watched region saw the ball at a closer look, a dropped candidate's too (its region shows the scene around it).
+  for (let f = 0; f < n; f++) for (const w of watchedPaths) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
 
   // Artifacts: what was detected, frame by frame, in source pixels.
   const perFrame: Detection[][] = Array.from({ length: n }, () => []);

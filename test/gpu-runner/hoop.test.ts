@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { plausibleHeight, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
+import { ballCameToRim, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
+import type { BallObs } from "../../gpu-runner/analysis/tracks.ts";
 
 const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
 
@@ -66,5 +67,44 @@ describe("closer looks at rim candidates", () => {
     expect(plausibleHeight({ cx: 320, cy: 330, w: 45, h: 12 }, persons)).toBe(false);
     // 1.5 person heights up: a rim.
     expect(plausibleHeight({ cx: 320, cy: 225, w: 45, h: 12 }, persons)).toBe(true);
+  });
+});
+
+describe("a rim is where the ball goes", () => {
+  const fps = 15;
+  const ring = { cx: 600, cy: 200, w: 50, h: 15 };
+  const rimBoxes = Array.from({ length: 60 }, () => ring);
+  /** A ball path: seen at `at(f)` on the frames given, nothing elsewhere. */
+  const path = (frames: number[], at: (f: number) => { cx: number; cy: number }, interpolated = false): Array<BallObs | null> =>
+    Array.from({ length: 60 }, (_, f) => (frames.includes(f) ? { ...at(f), w: 26, h: 26, score: 0.5, interpolated } : null));
+
+  it("keeps a rim the ball came down onto", () => {
+    // From 3 rim widths above to the ring over half a second.
+    const shot = path([20, 21, 22, 23, 24, 25, 26, 27], (f) => ({ cx: 560 + 5 * (f - 20), cy: 50 + 20 * (f - 20) }));
+    expect(ballCameToRim(shot, rimBoxes, fps)).toBe(true);
+  });
+
+  it("drops a 'rim' the ball was never near: a hoop drawn in an overlay's corner, a lamp, a sign", () => {
+    // The ball in play across the picture, never within two rim widths of the candidate.
+    const elsewhere = path(Array.from({ length: 40 }, (_, f) => f + 10), (f) => ({ cx: 200 + 5 * f, cy: 420 - 2 * f }));
+    expect(ballCameToRim(elsewhere, rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim(Array(60).fill(null), rimBoxes, fps)).toBe(false);
+  });
+
+  it("counts only sightings, for long enough: a gap filled in by interpolation or a single glimpse is not the ball at the rim", () => {
+    const filledIn = path([30, 31, 32, 33], () => ({ cx: 610, cy: 210 }), true);
+    expect(ballCameToRim(filledIn, rimBoxes, fps)).toBe(false);
+    const glimpse = path([30], () => ({ cx: 610, cy: 210 }));
+    expect(ballCameToRim(glimpse, rimBoxes, fps)).toBe(false);
+    // The same glimpse is enough where the setting asks for less.
+    expect(ballCameToRim(glimpse, rimBoxes, fps, { ...RIM_PLAY_DEFAULTS, MIN_NEAR_S: 0 })).toBe(true);
+  });
+
+  it("measures in the rim's own widths at each frame (a rim that moves with the camera)", () => {
+    const moving = rimBoxes.map((b, f) => ({ ...b, cx: b.cx + 10 * f }));
+    // Two rim widths is 100 px: the ball sits 90 px from where the rim is at frames 40–42.
+    const near = path([40, 41, 42], (f) => ({ cx: 600 + 10 * f + 90, cy: 200 }));
+    expect(ballCameToRim(near, moving, fps)).toBe(true);
+    expect(ballCameToRim(near, rimBoxes, fps)).toBe(false);
   });
 });
