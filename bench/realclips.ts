@@ -226,6 +226,14 @@ function speedRuns(): Record<string, Array<Record<string, number>>> {
   return runs;
 }
 
+const USAGE = `npm run bench:realclips -- [--split tuning|held_out] [--clips name,name] [--no-speed] [--set group.NAME=value …] [--out file.json] [--quiet]
+  --split     one part only (sweep and tune on tuning; held_out is measured, never tuned on)
+  --clips     only the clips whose file name contains one of these
+  --no-speed  skip the speed runs on 60 s of stitched 720p30
+  --set       override a named setting, e.g. --set attempts.NEAR_RIM_WIDTHS=1.5 --set realFootage.rimPlay.NEAR_RIM_WIDTHS=2.5
+  --out       where the JSON goes (default bench/out/realclips.json)
+  --quiet     no line per clip`;
+
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 
 function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
@@ -266,6 +274,10 @@ async function main() {
     const i = args.indexOf(`--${k}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
+  if (args.includes("--help")) {
+    console.log(USAGE);
+    return;
+  }
   if (!existsSync(path.join(REALCLIPS_DIR, "manifest.json"))) {
     console.error(`no real clips at ${REALCLIPS_DIR} (the shared folder beside the checkout)`);
     process.exit(2);

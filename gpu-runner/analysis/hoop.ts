@@ -183,6 +183,14 @@ export const RIM_VERIFY_DEFAULTS = {
   SIZE_MAX_RATIO: 2.5,
   /** Verified rims closer than this many rim widths are one. */
   SAME_RIM_WIDTHS: 0.8,
+  /**
+   * A "ring" whose box is blown-out white over this share of its pixels (mean over the stills) is a
+   * light shining into the camera, not a rim (isLight): at most 0.05 for a real ring on the tuning
+   * clips, 0.36 for a gym's ceiling lamp that the rim head scored 0.36 on a closer look…
+   */
+  MAX_CLIPPED_WHITE_SHARE: 0.2,
+  /** …a pixel being blown out when its red, green and blue all reach this level (0–255). */
+  CLIPPED_WHITE_LEVEL: 245,
 };
 
 export type RimVerifySettings = typeof RIM_VERIFY_DEFAULTS;
@@ -208,6 +216,18 @@ export type LookCloser = (frame: number, region: { x: number; y: number; w: numb
 export interface VerifiedRim extends RimTrack {
   /** Mean score of the rim found when looking closer (0 where nothing was there). */
   verification: number;
+  /** Mean share of the ring's box blown out white on the stills (see isLight); absent where not measured. */
+  clippedWhite?: number;
+}
+
+/**
+ * A lamp, not a rim. Ceiling lamps and floodlights are round and hang high, and the rim head can
+ * score one as high as a real ring; but a light shines into the camera and blows the picture out
+ * to white where it is, which a metal ring lit by the scene does not (a white backboard or net
+ * behind a ring fills only a small part of the ring's own box).
+ */
+export function isLight(rim: Pick<VerifiedRim, "clippedWhite">, o: RimVerifySettings = RIM_VERIFY_DEFAULTS): boolean {
+  return (rim.clippedWhite ?? 0) > o.MAX_CLIPPED_WHITE_SHARE;
 }
 
 /**

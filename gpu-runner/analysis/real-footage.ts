@@ -12,10 +12,10 @@ import type { VideoInfo } from "../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../media/scenes.ts";
 import type { BasketballModel } from "../vision/basketball.ts";
 import type { Detection } from "../vision/detector.ts";
-import { cropResize } from "../vision/image.ts";
+import { clippedWhiteShare, cropResize } from "../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
-import { ballCameToRim, plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
+import { ballCameToRim, isLight, plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
 import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
@@ -185,10 +185,17 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     const k = region.w / o.roiInput;
     return { cx: region.x + top.cx * k, cy: region.y + top.cy * k, w: top.w * k, h: top.h * k, score: top.score };
   };
-  const verified = await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify });
+  // How much of each ring's box the stills show blown out white (a lamp: isLight).
+  const verified = (await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify })).map((r) => {
+    const shares = stills.map((s) => {
+      const b = r.boxes[Math.min(s.frame, r.boxes.length - 1)];
+      return clippedWhiteShare({ data: s.rgb, width: info.width, height: info.height }, { x: b.cx - b.w / 2, y: b.cy - b.h / 2, w: b.w, h: b.h }, o.rimVerify.CLIPPED_WHITE_LEVEL);
+    });
+    return { ...r, clippedWhite: shares.length ? shares.reduce((a, x) => a + x, 0) / shares.length : 0 };
+  });
   const persons = scan.flatMap((s) => s.persons);
   const rims = verified
-    .filter((r) => r.verification >= o.minVerification && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
+    .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
   stills = [];

@@ -132,3 +132,20 @@ export function letterboxRect(srcW: number, srcH: number, dstW: number, dstH: nu
 export function rectMapping(rect: Rect, dstW: number): InputMapping {
   return { scale: rect.w / dstW, offsetX: rect.x, offsetY: rect.y };
 }
+
+/**
+ * Share of the pixels inside `rect` (clipped to the image) whose red, green and blue all reach
+ * `level`: blown-out white, where a light source shines into the camera. 0 for an empty rect.
+ */
+export function clippedWhiteShare(src: RgbImage, rect: Rect, level: number): number {
+  const x0 = Math.max(0, Math.floor(rect.x)), x1 = Math.min(src.width, Math.ceil(rect.x + rect.w));
+  const y0 = Math.max(0, Math.floor(rect.y)), y1 = Math.min(src.height, Math.ceil(rect.y + rect.h));
+  let clipped = 0, all = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * src.width + x) * 3;
+      all++;
+      if (src.data[i] >= level && src.data[i + 1] >= level && src.data[i + 2] >= level) clipped++;
+    }
+  return all ? clipped / all : 0;
+}

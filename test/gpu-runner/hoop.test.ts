@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ballCameToRim, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
+import { ballCameToRim, isLight, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
 import type { BallObs } from "../../gpu-runner/analysis/tracks.ts";
 
 const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
@@ -106,5 +106,14 @@ describe("a rim is where the ball goes", () => {
     const near = path([40, 41, 42], (f) => ({ cx: 600 + 10 * f + 90, cy: 200 }));
     expect(ballCameToRim(near, moving, fps)).toBe(true);
     expect(ballCameToRim(near, rimBoxes, fps)).toBe(false);
+  });
+});
+
+describe("a lamp is not a rim", () => {
+  it("drops a 'ring' whose box is largely blown out white, keeps one with a white board or net behind it", () => {
+    // A gym's ceiling lamp measured 0.36, a real ring at most 0.05 on the tuning clips.
+    expect(isLight({ clippedWhite: 0.36 })).toBe(true);
+    expect(isLight({ clippedWhite: 0.05 })).toBe(false);
+    expect(isLight({})).toBe(false);
   });
 });

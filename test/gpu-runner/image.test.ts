@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cropResize, letterboxRect } from "../../gpu-runner/vision/image.ts";
+import { clippedWhiteShare, cropResize, letterboxRect } from "../../gpu-runner/vision/image.ts";
 
 function solid(w: number, h: number, f: (x: number, y: number) => [number, number, number]) {
   const data = new Uint8Array(w * h * 3);
@@ -35,5 +35,18 @@ describe("cropResize", () => {
     expect(rect.w).toBeCloseTo(1280);
     expect(rect.y).toBeCloseTo(-280);
     expect(mapping.scale).toBeCloseTo(2.5);
+  });
+});
+
+describe("clippedWhiteShare", () => {
+  it("counts the pixels inside the rect whose three channels all reach the level, clipping the rect to the image", () => {
+    // 4×2: a blown-out pixel, a bright but not white one, a white one just under the level, then grey.
+    const px = [[255, 255, 255], [255, 250, 200], [244, 250, 250], [128, 128, 128], [250, 246, 249], [0, 0, 0], [128, 128, 128], [128, 128, 128]];
+    const img = { data: Uint8Array.from(px.flat()), width: 4, height: 2 };
+    expect(clippedWhiteShare(img, { x: 0, y: 0, w: 4, h: 2 }, 245)).toBeCloseTo(2 / 8);
+    expect(clippedWhiteShare(img, { x: 0, y: 0, w: 1, h: 1 }, 245)).toBe(1);
+    // Beyond the frame only the pixels inside count; a rect wholly outside has none.
+    expect(clippedWhiteShare(img, { x: -2, y: -2, w: 3, h: 3 }, 245)).toBe(1);
+    expect(clippedWhiteShare(img, { x: 10, y: 10, w: 3, h: 3 }, 245)).toBe(0);
   });
 });

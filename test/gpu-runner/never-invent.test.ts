@@ -122,6 +122,8 @@ describe("never invent: drawn hoops and hoops out of the picture are not rims", 
   for (const { name, crop, kept } of [
     // A floodlight on a pole and a patch of the fence's foot were kept as rims (the clip ended no_shots).
     { name: "chonyy_outdoor_handheld_1shot", crop: { x: 0, y: 0, w: 480, h: 540 }, kept: "a floodlight and a patch of fence" },
+    // A ceiling lamp (the ball flies past it towards the hoop out of the picture) and an exit sign.
+    { name: "lreithmayr_gym_side_1shot", crop: { x: 640, y: 0, w: 640, h: 720 }, kept: "a ceiling lamp and an exit sign" },
     { name: "jbardelli_gym_side_1shot", crop: { x: 0, y: 0, w: 440, h: 480 }, kept: "nothing" },
   ]) {
     it(`${name} with its hoop cropped out fails no_hoops (before: ${kept} kept as rims)`, async () => {
