@@ -317,22 +317,26 @@ export type RimPlaySettings = typeof RIM_PLAY_DEFAULTS;
 /**
  * A rim is where the ball goes. The rim head also fires on things that look like a ring to it, and
  * on a closer look some score as high as a real rim or higher: a hoop drawn in an app's overlay, a TV
- * graphic or a logo (sharp, clean and static, it can outscore the real rim), a ceiling lamp, a
- * floodlight, an exit sign, a patch of fence. Where people stand at its depth, plausibleHeight
- * rejects what hangs too low, but a lamp or a corner graphic hangs as high as a rim. What none of
- * them ever sees is the ball: a ball thrown at a real rim, rebounding from it, dribbled or carried
- * under it comes within a couple of rim widths of the ring. So a candidate the ball was never seen
- * near (seen, not interpolated, on its own watched path) is not kept as a rim; a video with no rim
- * left fails `no_hoops` and is not billed. A real rim in a video without any ball near it (a hoop in
- * the background of a dribbling drill) fails the same way, where it would have failed `no_shots`.
+ * graphic or a logo (sharp, clean and static, it can outscore the real rim), a floodlight, an exit
+ * sign, a patch of fence. Where people stand at its depth, plausibleHeight rejects what hangs too
+ * low, but a corner graphic hangs as high as a rim. What none of them ever sees is the ball: a ball
+ * thrown at a real rim, rebounding from it, dribbled or carried under it comes within a couple of rim
+ * widths of the ring. So a candidate the ball was never seen near (seen, not interpolated, on any of
+ * `paths`: the path watched around the rim itself, and the ball of the whole video, which the rim
+ * watch can miss where the scan saw it) is not kept as a rim; a video with no rim left fails
+ * `no_hoops` and is not billed. A real rim in a video without any ball near it (a hoop in the
+ * background of a dribbling drill) fails the same way, where it would have failed `no_shots`.
  */
-export function ballCameToRim(ball: ReadonlyArray<BallObs | null>, rimBoxes: readonly Box[], fps: number, o: RimPlaySettings = RIM_PLAY_DEFAULTS): boolean {
+export function ballCameToRim(paths: ReadonlyArray<ReadonlyArray<BallObs | null>>, rimBoxes: readonly Box[], fps: number, o: RimPlaySettings = RIM_PLAY_DEFAULTS): boolean {
   if (!rimBoxes.length) return false;
+  const frames = Math.max(0, ...paths.map((p) => p.length));
   let nearFrames = 0;
-  ball.forEach((b, f) => {
-    if (!b || b.interpolated) return;
+  for (let f = 0; f < frames; f++) {
     const rim = rimBoxes[Math.min(f, rimBoxes.length - 1)];
-    if (Math.hypot(b.cx - rim.cx, b.cy - rim.cy) <= o.NEAR_RIM_WIDTHS * rim.w) nearFrames++;
-  });
+    if (paths.some((p) => {
+      const b = p[f];
+      return b && !b.interpolated && Math.hypot(b.cx - rim.cx, b.cy - rim.cy) <= o.NEAR_RIM_WIDTHS * rim.w;
+    })) nearFrames++;
+  }
   return nearFrames > 0 && nearFrames >= o.MIN_NEAR_S * fps;
 }

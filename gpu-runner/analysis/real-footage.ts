@@ -2,9 +2,10 @@
 //   1. a whole-frame scan a few times a second: people (tracked, jersey numbers read), rim
 //      candidates and balls big enough to see on the whole frame;
 //   2. rim tracking over the scan, then a closer look at each candidate on full-resolution stills
-//      (verification and placement), keeping the rims that hang where a rim can hang;
+//      (verification and placement), keeping the rims that hang where a rim can hang and are not
+//      lamps;
 //   3. a pass that watches a region around each kept rim on every timeline frame: the ball where
-//      shots are decided, and the net's movement.
+//      shots are decided, and the net's movement; a rim the ball never came near is dropped.
 // All three run window by window (analysis/windows.ts: scenes split at cuts, long scenes in windows
 // of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
@@ -347,11 +348,6 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
     ),
     netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
   }));
-  // A rim is where the ball goes (hoop.ts, ballCameToRim): a watched candidate the ball never came
-  // near — a drawn hoop in an overlay, a lamp, a sign — is no rim. No rim left: `no_hoops`.
-  const inPlay = watched.map((rim, k) => ballCameToRim(watchedPaths[k].ball, rim.boxes, fps, play));
-  const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
-  const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
   // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
   const persons = scan.flatMap((s) => s.persons);
@@ -367,6 +363,11 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   });
   // Every watched region saw the ball at a closer look, a dropped candidate's too (its region shows the scene around it).
   for (let f = 0; f < n; f++) for (const w of watchedPaths) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
+  // A rim is where the ball goes (hoop.ts, ballCameToRim): a watched candidate the ball never came
+  // near — a drawn hoop in an overlay, a floodlight, a sign — is no rim. No rim left: `no_hoops`.
+  const inPlay = watched.map((rim, k) => ballCameToRim([watchedPaths[k].ball, ball], rim.boxes, fps, play));
+  const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
+  const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 
   // Artifacts: what was detected, frame by frame, in source pixels.
   const perFrame: Detection[][] = Array.from({ length: n }, () => []);

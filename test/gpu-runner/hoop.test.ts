@@ -81,31 +81,39 @@ describe("a rim is where the ball goes", () => {
   it("keeps a rim the ball came down onto", () => {
     // From 3 rim widths above to the ring over half a second.
     const shot = path([20, 21, 22, 23, 24, 25, 26, 27], (f) => ({ cx: 560 + 5 * (f - 20), cy: 50 + 20 * (f - 20) }));
-    expect(ballCameToRim(shot, rimBoxes, fps)).toBe(true);
+    expect(ballCameToRim([shot], rimBoxes, fps)).toBe(true);
   });
 
   it("drops a 'rim' the ball was never near: a hoop drawn in an overlay's corner, a lamp, a sign", () => {
     // The ball in play across the picture, never within two rim widths of the candidate.
     const elsewhere = path(Array.from({ length: 40 }, (_, f) => f + 10), (f) => ({ cx: 200 + 5 * f, cy: 420 - 2 * f }));
-    expect(ballCameToRim(elsewhere, rimBoxes, fps)).toBe(false);
-    expect(ballCameToRim(Array(60).fill(null), rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([elsewhere], rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([Array(60).fill(null)], rimBoxes, fps)).toBe(false);
   });
 
   it("counts only sightings, for long enough: a gap filled in by interpolation or a single glimpse is not the ball at the rim", () => {
     const filledIn = path([30, 31, 32, 33], () => ({ cx: 610, cy: 210 }), true);
-    expect(ballCameToRim(filledIn, rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([filledIn], rimBoxes, fps)).toBe(false);
     const glimpse = path([30], () => ({ cx: 610, cy: 210 }));
-    expect(ballCameToRim(glimpse, rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([glimpse], rimBoxes, fps)).toBe(false);
     // The same glimpse is enough where the setting asks for less.
-    expect(ballCameToRim(glimpse, rimBoxes, fps, { ...RIM_PLAY_DEFAULTS, MIN_NEAR_S: 0 })).toBe(true);
+    expect(ballCameToRim([glimpse], rimBoxes, fps, { ...RIM_PLAY_DEFAULTS, MIN_NEAR_S: 0 })).toBe(true);
+  });
+
+  it("counts the ball wherever it was seen: on the rim's own watched path or on the whole video's (the scan)", () => {
+    // The rim watch never started a path (nothing moved enough there); the scan saw the ball come down to the ring.
+    const watched = path([], () => ({ cx: 0, cy: 0 }));
+    const scene = path([24, 27], (f) => ({ cx: 600, cy: 120 + 20 * (f - 24) }));
+    expect(ballCameToRim([watched], rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([watched, scene], rimBoxes, fps)).toBe(true);
   });
 
   it("measures in the rim's own widths at each frame (a rim that moves with the camera)", () => {
     const moving = rimBoxes.map((b, f) => ({ ...b, cx: b.cx + 10 * f }));
     // Two rim widths is 100 px: the ball sits 90 px from where the rim is at frames 40–42.
     const near = path([40, 41, 42], (f) => ({ cx: 600 + 10 * f + 90, cy: 200 }));
-    expect(ballCameToRim(near, moving, fps)).toBe(true);
-    expect(ballCameToRim(near, rimBoxes, fps)).toBe(false);
+    expect(ballCameToRim([near], moving, fps)).toBe(true);
+    expect(ballCameToRim([near], rimBoxes, fps)).toBe(false);
   });
 });
 
