@@ -1,0 +1,184 @@
+// Court registration from the painted lines (issue 25, point 1): the key (lane) is the one
+// quadrilateral every court paints near the basket, so four detected lines that enclose a
+// quadrilateral are tried as its four sides (baseline, free-throw line and the two lane lines) in
+// each court type; each guess gives a homography, and the court's other lines projected through
+// it must land on painted stripes. The guess whose template lines are best supported wins, and
+// with it the court type (the arcs and lane widths differ between rule books).
+import { applyHomography, fitHomography, type H3, type Pt } from "../vision/homography.ts";
+import { intersect, type Line } from "../vision/lines.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "./court-template.ts";
+
+export const COURT_REGISTRATION_DEFAULTS = {
+  /** Arcs (free-throw circle, three-point arc) are drawn as this many chords when scoring a guess. */
+  ARC_CHORDS: 24,
+  /** A sample counts as on a stripe when a ridge pixel lies within this many pixels of it. */
+  HIT_RADIUS_PX: 1,
+  /** Each in-picture sample that lands on bare floor costs this many hits. */
+  MISS_WEIGHT: 0.5,
+  /** A registration needs at least this share of its drawn pixels on stripes, and this many times the share of stripe pixels in the picture (a guess on noise hits as often as the noise is dense), */
+  MIN_HIT_SHARE: 0.45,
+  MIN_HIT_SHARE_OVER_DENSITY: 2.5,
+  /** and at least this many hits per 100 px of image width (a court, not a few stray pixels). */
+  MIN_HITS_PER_100PX: 12,
+  /** Key corners may lie outside the picture (a corner hidden by the frame edge), by at most this share of its size. */
+  MAX_CORNER_OUTSIDE: 0.5,
+};
+
+export interface CourtRegistration {
+  type: CourtTypeId;
+  /** Court metres → image pixels. */
+  h: H3;
+  hits: number;
+  inPicture: number;
+  score: number;
+}
+
+/** The key's corners in the order its sides are matched: baseline (a), lane right (b), free throw (c), lane left (d). */
+const KEY_CORNERS = ["baseline_lane_left", "baseline_lane_right", "ft_lane_right", "ft_lane_left"] as const;
+
+/** Every template line as a polyline in court metres (arcs as short chords), per court type (computed once). */
+const POLYLINES = new Map<CourtTypeId, Pt[][]>();
+function polylines(type: CourtTypeId): Pt[][] {
+  let out = POLYLINES.get(type);
+  if (out) return out;
+  out = courtLines(COURT_TEMPLATES[type]).map((l) => {
+    if (l.kind === "segment") return [l.a, l.b];
+    const n = COURT_REGISTRATION_DEFAULTS.ARC_CHORDS;
+    return Array.from({ length: n + 1 }, (_, i) => {
+      const a = l.from + ((l.to - l.from) * i) / n;
+      return [l.centre[0] + l.radius * Math.cos(a), l.centre[1] + l.radius * Math.sin(a)] as Pt;
+    });
+  });
+  POLYLINES.set(type, out);
+  return out;
+}
+
+/** The part of segment p→q inside [0,W)×[0,H) (Liang–Barsky), or null. */
+function clip(p: Pt, q: Pt, W: number, H: number): [Pt, Pt] | null {
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [pp, qq] of [[-dx, p[0]], [dx, W - 1 - p[0]], [-dy, p[1]], [dy, H - 1 - p[1]]]) {
+    if (pp === 0) { if (qq < 0) return null; continue; }
+    const r = qq / pp;
+    if (pp < 0) { if (r > t1) return null; if (r > t0) t0 = r; } else { if (r < t0) return null; if (r < t1) t1 = r; }
+  }
+  return [[p[0] + t0 * dx, p[1] + t0 * dy], [p[0] + t1 * dx, p[1] + t1 * dy]];
+}
+
+/** Ridge mask grown by `r` pixels, so a projected sample a pixel off a stripe still finds it. */
+function dilate(mask: Uint8Array, W: number, H: number, r: number): Uint8Array {
+  if (r <= 0) return mask;
+  const out = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      if (!mask[y * W + x]) continue;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const X = x + dx, Y = y + dy;
+          if (X >= 0 && Y >= 0 && X < W && Y < H) out[Y * W + X] = 1;
+        }
+    }
+  return out;
+}
+
+/**
+ * How well a court → image homography is supported by the stripes, counted in image pixels along
+ * the projected template lines (not in metres, which would favour guesses that squeeze lines into
+ * the distance): hits (pixels on a stripe), inPicture (pixels drawn inside the picture), and the
+ * score hits − MISS_WEIGHT × misses. Lines that reach behind the camera (w ≤ 0) are left out.
+ */
+export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: number, H: number): { hits: number; inPicture: number; score: number } {
+  let hits = 0, inPicture = 0;
+  for (const poly of polylines(type)) {
+    let prev: Pt | null = null;
+    for (const p of poly) {
+      const w = h[6] * p[0] + h[7] * p[1] + h[8];
+      const cur: Pt | null = w > 0 ? [(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w] : null;
+      const seg = prev && cur ? clip(prev, cur, W, H) : null;
+      prev = cur;
+      if (!seg) continue;
+      const [[x0, y0], [x1, y1]] = seg;
+      const n = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)));
+      for (let i = 0; i < n; i++) {
+        const x = Math.round(x0 + ((x1 - x0) * i) / n), y = Math.round(y0 + ((y1 - y0) * i) / n);
+        inPicture++;
+        if (support[y * W + x]) hits++;
+      }
+    }
+  }
+  return { hits, inPicture, score: hits - COURT_REGISTRATION_DEFAULTS.MISS_WEIGHT * (inPicture - hits) };
+}
+
+/** Signed area of a polygon (image pixels): positive for one winding, negative for the other. */
+function signedArea(q: Pt[]): number {
+  let a = 0;
+  for (let i = 0; i < q.length; i++) { const [x1, y1] = q[i], [x2, y2] = q[(i + 1) % q.length]; a += x1 * y2 - x2 * y1; }
+  return a / 2;
+}
+
+function convex(q: Pt[]): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const [ax, ay] = q[i], [bx, by] = q[(i + 1) % 4], [cx, cy] = q[(i + 2) % 4];
+    const z = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
+    if (Math.abs(z) < 1e-9) return false;
+    if (sign && Math.sign(z) !== sign) return false;
+    sign = Math.sign(z);
+  }
+  return true;
+}
+
+/**
+ * The court seen in one picture, from its ridge mask and the straight lines found in it, or null
+ * when no guess is supported well enough. `orientation` is the sign of the key's signed area in
+ * the image when its corners are taken in KEY_CORNERS order: a camera above the floor never sees
+ * the court mirrored, so the mirrored guesses are not tried.
+ */
+export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
+  const o = COURT_REGISTRATION_DEFAULTS;
+  const support = dilate(mask, W, H, o.HIT_RADIUS_PX);
+  const slack = o.MAX_CORNER_OUTSIDE;
+  const inReach = (p: Pt) => p[0] > -slack * W && p[0] < (1 + slack) * W && p[1] > -slack * H && p[1] < (1 + slack) * H;
+  let best: CourtRegistration | null = null;
+  const n = lines.length;
+  for (let a = 0; a < n; a++)
+    for (let c = a + 1; c < n; c++)
+      for (let b = 0; b < n; b++) {
+        if (b === a || b === c) continue;
+        for (let d = b + 1; d < n; d++) {
+          if (d === a || d === c) continue;
+          // Sides in order a, b, c, d around the quadrilateral: a and c opposite, b and d opposite.
+          const q = [intersect(lines[a], lines[d]), intersect(lines[a], lines[b]), intersect(lines[c], lines[b]), intersect(lines[c], lines[d])];
+          if (q.some((p) => !p || !inReach(p))) continue;
+          const quad = q as Pt[];
+          if (!convex(quad)) continue;
+          // The four cyclic orders of one winding: each side in turn is the baseline; the other
+          // winding is the mirror image and is never seen by a camera above the floor.
+          const ordered = signedArea(quad) > 0 ? quad : [quad[1], quad[0], quad[3], quad[2]];
+          for (let r = 0; r < 4; r++) {
+            const img = [0, 1, 2, 3].map((i) => ordered[(i + r) % 4]);
+            for (const type of types) {
+              const lm = courtLandmarks(COURT_TEMPLATES[type]);
+              const h = fitHomography(KEY_CORNERS.map((k) => lm[k]), img);
+              if (!h) continue;
+              const s = lineSupport(h, type, support, W, H);
+              if (!best || s.score > best.score) best = { type, h, ...s };
+            }
+          }
+        }
+      }
+  if (!best) return null;
+  let density = 0;
+  for (const v of support) density += v;
+  density /= W * H;
+  const share = best.hits / Math.max(1, best.inPicture);
+  if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
+  return best;
+}
+
+/** The homography scaled from a working picture to the full frame (pixels × factor). */
+export function scaleRegistration(h: H3, factor: number): H3 {
+  return [h[0] * factor, h[1] * factor, h[2] * factor, h[3] * factor, h[4] * factor, h[5] * factor, h[6], h[7], h[8]];
+}
+
+export { applyHomography };
