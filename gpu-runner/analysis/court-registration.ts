@@ -4,7 +4,7 @@
 // each court type; each guess gives a homography, and the court's other lines projected through
 // it must land on painted stripes. The guess whose template lines are best supported wins, and
 // with it the court type (the arcs and lane widths differ between rule books).
-import { applyHomography, fitHomography, type H3, type Pt } from "../vision/homography.ts";
+import { applyHomography, fitHomography, invertHomography, type H3, type Pt } from "../vision/homography.ts";
 import { intersect, type Line } from "../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "./court-template.ts";
 
@@ -16,10 +16,12 @@ export const COURT_REGISTRATION_DEFAULTS = {
   /** Each in-picture sample that lands on bare floor costs this many hits. */
   MISS_WEIGHT: 0.5,
   /** A registration needs at least this share of its drawn pixels on stripes, and this many times the share of stripe pixels in the picture (a guess on noise hits as often as the noise is dense), */
-  MIN_HIT_SHARE: 0.45,
+  MIN_HIT_SHARE: 0.7,
   MIN_HIT_SHARE_OVER_DENSITY: 2.5,
   /** and at least this many hits per 100 px of image width (a court, not a few stray pixels). */
   MIN_HITS_PER_100PX: 12,
+  /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
+  MAX_HORIZON_TILT_DEG: 30,
   /** Key corners may lie outside the picture (a corner hidden by the frame edge), by at most this share of its size. */
   MAX_CORNER_OUTSIDE: 0.5,
 };
@@ -109,6 +111,21 @@ export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: nu
   return { hits, inPicture, score: hits - COURT_REGISTRATION_DEFAULTS.MISS_WEIGHT * (inPicture - hits) };
 }
 
+/**
+ * A camera above a level floor sees the floor's horizon as a near-level line above the court: a
+ * guess that lays the court on a wall (the horizon upright) or above the horizon is no view of a
+ * floor. The horizon is where image points map to court points at infinity (third row of H⁻¹).
+ */
+export function plausibleView(h: H3, keyCentre: Pt): boolean {
+  const inv = invertHomography(h);
+  if (!inv) return false;
+  const [a, b, c] = [inv[6], inv[7], inv[8]];
+  if (Math.abs(b) < 1e-12) return false;
+  if ((Math.atan2(Math.abs(a), Math.abs(b)) * 180) / Math.PI > COURT_REGISTRATION_DEFAULTS.MAX_HORIZON_TILT_DEG) return false;
+  const horizonY = -(a * keyCentre[0] + c) / b;
+  return horizonY < keyCentre[1];
+}
+
 /** Signed area of a polygon (image pixels): positive for one winding, negative for the other. */
 function signedArea(q: Pt[]): number {
   let a = 0;
@@ -160,7 +177,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
             for (const type of types) {
               const lm = courtLandmarks(COURT_TEMPLATES[type]);
               const h = fitHomography(KEY_CORNERS.map((k) => lm[k]), img);
-              if (!h) continue;
+              if (!h || !plausibleView(h, [(img[0][0] + img[1][0] + img[2][0] + img[3][0]) / 4, (img[0][1] + img[1][1] + img[2][1] + img[3][1]) / 4])) continue;
               const s = lineSupport(h, type, support, W, H);
               if (!best || s.score > best.score) best = { type, h, ...s };
             }

@@ -8,6 +8,14 @@ export const LINE_DEFAULTS = {
   SIDE_PX: 3,
   /** Luma (0–255) a ridge pixel must exceed the brighter of its two sides by. */
   MIN_CONTRAST: 18,
+  /** The floor on either side must be flat: luma at one and two side distances may differ by at most this (a fence wire against leaves or a window frame is not on a flat floor). */
+  MAX_SIDE_CHANGE: 12,
+  /** Texture: a pixel is an edge where |∂x| + |∂y| (central differences) exceeds this, */
+  EDGE_GRADIENT: 16,
+  /** and a ridge pixel is dropped when edges fill more than this share of the window around it (a fence, leaves, a crowd: not a floor). */
+  MAX_EDGE_SHARE: 0.2,
+  /** Half-size (px) of that window. */
+  TEXTURE_RADIUS: 7,
   /** Hough: angle bins over 180°. */
   THETA_BINS: 180,
   /** Hough: a peak must gather this many ridge pixels per 100 px of image width. */
@@ -29,20 +37,63 @@ export interface Line {
  * Ridge mask: 1 where a pixel is a thin bright stripe in one of four directions (across a
  * horizontal, vertical or either diagonal stripe). `luma` is W×H, one byte a pixel.
  */
-export function ridgeMask(luma: Uint8Array, W: number, H: number, opts: { sidePx?: number; minContrast?: number } = {}): Uint8Array {
+export function ridgeMask(luma: Uint8Array, W: number, H: number, opts: { sidePx?: number; minContrast?: number; maxSideChange?: number } = {}): Uint8Array {
   const d = opts.sidePx ?? LINE_DEFAULTS.SIDE_PX;
   const t = opts.minContrast ?? LINE_DEFAULTS.MIN_CONTRAST;
+  const flat = opts.maxSideChange ?? LINE_DEFAULTS.MAX_SIDE_CHANGE;
   const mask = new Uint8Array(W * H);
   const dirs: Array<[number, number]> = [[1, 0], [0, 1], [1, 1], [1, -1]];
-  for (let y = d; y < H - d; y++)
-    for (let x = d; x < W - d; x++) {
+  const e = 2 * d;
+  for (let y = e; y < H - e; y++)
+    for (let x = e; x < W - e; x++) {
       const v = luma[y * W + x];
       for (const [dx, dy] of dirs) {
         const a = luma[(y + dy * d) * W + x + dx * d], b = luma[(y - dy * d) * W + x - dx * d];
-        if (v - Math.max(a, b) >= t) { mask[y * W + x] = 1; break; }
+        if (v - Math.max(a, b) < t) continue;
+        const a2 = luma[(y + dy * e) * W + x + dx * e], b2 = luma[(y - dy * e) * W + x - dx * e];
+        if (Math.abs(a - a2) <= flat && Math.abs(b - b2) <= flat) { mask[y * W + x] = 1; break; }
       }
     }
+  dropTextured(mask, luma, W, H);
   return mask;
+}
+
+/**
+ * Clears ridge pixels that sit in textured surroundings (see MAX_EDGE_SHARE), using an integral
+ * image of edge pixels. The edges of the stripes themselves (next to a ridge pixel)
+ * do not count: two crossing court lines are not texture.
+ */
+function dropTextured(mask: Uint8Array, luma: Uint8Array, W: number, H: number): void {
+  const g = LINE_DEFAULTS.EDGE_GRADIENT, r = LINE_DEFAULTS.TEXTURE_RADIUS;
+  const nearRidge = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++)
+      if (mask[y * W + x])
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            const X = x + dx, Y = y + dy;
+            if (X >= 0 && Y >= 0 && X < W && Y < H) nearRidge[Y * W + X] = 1;
+          }
+  const integral = new Int32Array((W + 1) * (H + 1));
+  for (let y = 0; y < H; y++) {
+    let row = 0;
+    for (let x = 0; x < W; x++) {
+      let edge = 0;
+      if (x > 0 && y > 0 && x < W - 1 && y < H - 1 && !nearRidge[y * W + x]) {
+        const i = y * W + x;
+        edge = Math.abs(luma[i + 1] - luma[i - 1]) + Math.abs(luma[i + W] - luma[i - W]) > g ? 1 : 0;
+      }
+      row += edge;
+      integral[(y + 1) * (W + 1) + x + 1] = integral[y * (W + 1) + x + 1] + row;
+    }
+  }
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      if (!mask[y * W + x]) continue;
+      const x0 = Math.max(0, x - r), y0 = Math.max(0, y - r), x1 = Math.min(W, x + r + 1), y1 = Math.min(H, y + r + 1);
+      const edges = integral[y1 * (W + 1) + x1] - integral[y0 * (W + 1) + x1] - integral[y1 * (W + 1) + x0] + integral[y0 * (W + 1) + x0];
+      if (edges > LINE_DEFAULTS.MAX_EDGE_SHARE * (x1 - x0) * (y1 - y0)) mask[y * W + x] = 0;
+    }
 }
 
 /**

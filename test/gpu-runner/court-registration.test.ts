@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/court-fit.ts";
-import { registerCourt } from "../../gpu-runner/analysis/court-registration.ts";
+import { plausibleView, registerCourt } from "../../gpu-runner/analysis/court-registration.ts";
 import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/court-template.ts";
 import { applyHomography, invertHomography, seededRandom, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
@@ -67,6 +67,21 @@ describe("lines on a floor", () => {
     expect(Math.abs(Math.abs(lines[0].rho) - 10.5)).toBeLessThan(0.6);
   });
 
+  it("thin bright lines in a textured patch (a fence against leaves) are not floor lines", () => {
+    const W0 = 120, H0 = 60;
+    const random = seededRandom(9);
+    const img = new Uint8Array(W0 * H0).fill(80);
+    // Left half: a fence, wires every 4 px over a speckled background; right half: one court line on a flat floor.
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x++) img[y * W0 + x] = 60 + Math.floor(random() * 60);
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x += 4) img[y * W0 + x] = 230;
+    for (let y = 0; y < H0; y++) img[y * W0 + 90] = 230;
+    const mask = ridgeMask(img, W0, H0);
+    let fence = 0;
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x++) fence += mask[y * W0 + x];
+    expect(fence).toBeLessThan(0.02 * 60 * H0);
+    expect(mask[30 * W0 + 90]).toBe(1);
+  });
+
   it("two drawn lines are found and cross where they were drawn", () => {
     const img = new Uint8Array(100 * 80).fill(60);
     for (let x = 0; x < 100; x++) img[30 * 100 + x] = 200; // y = 30
@@ -91,6 +106,18 @@ describe("registering a court drawn through a known homography", () => {
       expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
     });
   }
+
+  it("a view that lays the court on a wall, or above the horizon, is no view of a floor", () => {
+    const truth = fitCourt("fiba", half)!;
+    const keyCentre = applyHomography(truth, [2.9, 0]);
+    expect(plausibleView(truth, keyCentre)).toBe(true);
+    // The same picture turned a quarter (x' = y, y' = W − x): the horizon stands upright.
+    const turned: H3 = [truth[3], truth[4], truth[5], -truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], truth[6], truth[7], truth[8]];
+    expect(plausibleView(turned, applyHomography(turned, [2.9, 0]))).toBe(false);
+    // Upside down (y' = H − y): the court lies above its horizon.
+    const flipped: H3 = [-truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], -truth[3] + H * truth[6], -truth[4] + H * truth[7], -truth[5] + H * truth[8], truth[6], truth[7], truth[8]];
+    expect(plausibleView(flipped, applyHomography(flipped, [2.9, 0]))).toBe(false);
+  });
 
   it("a floor without lines is not registered", () => {
     const random = seededRandom(5);
