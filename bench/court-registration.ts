@@ -6,11 +6,13 @@
 // (vision/lines.ts, analysis/court-registration.ts) on the same frames, decoded from
 // ../shared/realclips: registered or not, the type it chose, and the labelled landmarks' error in
 // metres (their pixels taken onto the court through the found view, against the chosen template).
+// Last, 2 vs 3 of the labelled attempts: the line detector on the release frame, the labelled
+// feet taken onto the court, against the registered type's arc.
 //   npm run bench:court
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/court-fit.ts";
-import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks } from "../gpu-runner/analysis/court-template.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint } from "../gpu-runner/analysis/court-template.ts";
 import { registerCourt, scaleRegistration } from "../gpu-runner/analysis/court-registration.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
 import { houghLines, ridgeMask } from "../gpu-runner/vision/lines.ts";
@@ -32,6 +34,7 @@ interface LabelledFrame {
 const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "court-landmarks.json"), "utf8")) as {
   frames: LabelledFrame[];
   examined_without_four: Array<{ clip: string; split: string; time_s: number }>;
+  attempts: Array<{ clip: string; split: "tuning" | "held_out"; release_s: number; points: 2 | 3; feet: { x: number; y: number } }>;
 };
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
@@ -102,3 +105,24 @@ for (const e of data.examined_without_four) {
 console.log("\nsplit\tlabelled frames\tregistered\tmedian landmark error (m)");
 for (const [split, d] of Object.entries(detected)) console.log(`${split}\t${d.frames}\t${d.registered}\t${fmt(median(d.errors))} (n=${d.errors.length})`);
 console.log(`\nframes with fewer than four landmarks:\n  ${unlabelled.join("\n  ")}`);
+
+const manifestClips = (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips;
+console.log("\nattempt\tsplit\tregistered\ttype\tcourt position (m)\tchart\tpoints (truth)");
+const twoThree: Record<string, { attempts: number; registered: number; right: number }> = { tuning: { attempts: 0, registered: 0, right: 0 }, held_out: { attempts: 0, registered: 0, right: 0 } };
+for (const a of data.attempts) {
+  const meta = manifestClips.find((c) => c.file === `clips/${a.clip}.mp4`)!;
+  const { luma, W, H, factor } = await lumaAt(a.clip, a.release_s, meta.width, meta.height);
+  const mask = ridgeMask(luma, W, H);
+  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const t = twoThree[a.split];
+  t.attempts++;
+  if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }
+  t.registered++;
+  const at = applyHomography(invertHomography(scaleRegistration(r.h, factor))!, [a.feet.x, a.feet.y]);
+  const points = isThreePoint(COURT_TEMPLATES[r.type], at) ? 3 : 2;
+  if (points === a.points) t.right++;
+  const normed = courtNormed(COURT_TEMPLATES[r.type], at);
+  console.log(`${a.clip}@${a.release_s}\t${a.split}\tyes\t${r.type}\t${fmt(at[0])}, ${fmt(at[1])}\t${fmt(normed[0])}, ${fmt(normed[1])}\t${points} (${a.points})`);
+}
+console.log("\nsplit\tattempts\ton a registered court\t2-vs-3 right");
+for (const [split, t] of Object.entries(twoThree)) console.log(`${split}\t${t.attempts}\t${t.registered}\t${t.right} of ${t.registered}`);

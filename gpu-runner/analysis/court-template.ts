@@ -104,6 +104,16 @@ export function isThreePoint(t: CourtTemplate, p: Point): boolean {
   return Math.hypot(p[0] - t.basketFromBaseline, p[1]) > t.threeRadius;
 }
 
+/**
+ * A court position as the API's `shot_world_normed`: [across the court from the left sideline,
+ * distance from the baseline / half length], each clamped to 0..1 (the half-court chart's frame,
+ * as analysis/geometry.ts's worldNormed for the synthetic court).
+ */
+export function courtNormed(t: CourtTemplate, p: Point): Point {
+  const clamp = (x: number) => Math.max(0, Math.min(1, x));
+  return [clamp((p[1] + t.width / 2) / t.width), clamp(p[0] / t.halfLength)];
+}
+
 export type CourtSegment = { kind: "segment"; a: Point; b: Point };
 export type CourtArc = { kind: "arc"; centre: Point; radius: number; from: number; to: number };
 export type CourtLine = (CourtSegment | CourtArc) & { name: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, isThreePoint, threeBreakFromBaseline } from "../../gpu-runner/analysis/court-template.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint, threeBreakFromBaseline } from "../../gpu-runner/analysis/court-template.ts";
 
 describe("court templates", () => {
   it("the three-point line's straight part meets the arc: the break is at the arc's radius from the basket", () => {
@@ -35,5 +35,15 @@ describe("court templates", () => {
       expect(isThreePoint(COURT_TEMPLATES[id], [0.5, 7.2])).toBe(true);
       expect(isThreePoint(COURT_TEMPLATES[id], [5.8, 0])).toBe(false);
     }
+  });
+});
+
+describe("court positions for the chart", () => {
+  it("normalises by the court type's own width and half length", () => {
+    expect(courtNormed(COURT_TEMPLATES.fiba, [7, 0])).toEqual([0.5, 0.5]);
+    const hs = courtNormed(COURT_TEMPLATES.high_school, [COURT_TEMPLATES.high_school.halfLength, -COURT_TEMPLATES.high_school.width / 2]);
+    expect(hs[0]).toBeCloseTo(0, 9);
+    expect(hs[1]).toBeCloseTo(1, 9);
+    expect(courtNormed(COURT_TEMPLATES.nba, [-1, 20])).toEqual([1, 0]);
   });
 });
