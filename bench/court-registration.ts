@@ -13,7 +13,7 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/court-fit.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint } from "../gpu-runner/analysis/court-template.ts";
-import { registerCourt, scaleRegistration } from "../gpu-runner/analysis/court-registration.ts";
+import { registerCourt, unletterboxRegistration } from "../gpu-runner/analysis/court-registration.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
 import { houghLines, ridgeMask } from "../gpu-runner/vision/lines.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
@@ -84,7 +84,7 @@ for (const f of data.frames) {
   d.frames++;
   if (!r) { console.log(`${f.clip}@${f.time_s}\t${f.split}\tno\t–\t–\t–`); continue; }
   d.registered++;
-  const inv = invertHomography(scaleRegistration(r.h, factor))!;
+  const inv = invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!;
   const lm = courtLandmarks(COURT_TEMPLATES[r.type]);
   const errors = f.landmarks.filter((p) => lm[p.name]).map((p) => {
     const at = applyHomography(inv, [p.x, p.y]);
@@ -118,7 +118,7 @@ for (const a of data.attempts) {
   t.attempts++;
   if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }
   t.registered++;
-  const at = applyHomography(invertHomography(scaleRegistration(r.h, factor))!, [a.feet.x, a.feet.y]);
+  const at = applyHomography(invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!, [a.feet.x, a.feet.y]);
   const points = isThreePoint(COURT_TEMPLATES[r.type], at) ? 3 : 2;
   if (points === a.points) t.right++;
   const normed = courtNormed(COURT_TEMPLATES[r.type], at);

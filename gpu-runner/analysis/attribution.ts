@@ -4,6 +4,9 @@
 // it is calibrated (else from a court-free distance estimate), then the candidate tags.
 import type { Identity } from "./players.ts";
 import { courtHomography } from "./court.ts";
+import { COURT_TEMPLATES, isThreePoint, type CourtTypeId } from "./court-template.ts";
+import { courtViewAt, type CourtView } from "./court-views.ts";
+import { applyHomography, invertHomography } from "../vision/homography.ts";
 import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
 import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
 import type { KeySample } from "./observations.ts";
@@ -41,6 +44,8 @@ export interface Draft {
   shooterSeg: PossessionSegment | null;
   feet: Point | null;
   world: Point | null;
+  /** The court type `world` is measured on when it comes from a court registered from its lines; null on the painted-key court (FIBA geometry) or without a court. */
+  courtType: CourtTypeId | null;
   /** Metres from the hoop: from the court when calibrated, else the court-free estimate (or null). */
   distance: number | null;
   hoopBox: Box;
@@ -71,6 +76,8 @@ export interface AttributionInput {
   heightModel: HeightModel | null;
   /** Painted-key sightings when the court is calibrated; null when it is not. */
   keySamples: KeySample[] | null;
+  /** Courts registered from their painted lines (real footage), in source pixels; null when none was looked for. */
+  courtViews?: CourtView[] | null;
   /** Source picture size and the analysis-to-source scale, for the court-free distance. */
   picture: { width: number; height: number; scale: number; padX: number; padY: number };
   /** How far back, and whether only along an unbroken run of sightings, the release is looked for. */
@@ -151,10 +158,22 @@ export function draftShots(a: AttributionInput): Draft[] {
       feet = box ? [box.cx, box.cy + box.h / 2] : null;
     }
     const hoopBox = hoop.boxes[Math.min(release, hoop.boxes.length - 1)];
-    const world = feet && hom ? applyH(hom, feet) : null;
+    let world = feet && hom ? applyH(hom, feet) : null;
     let distance: number | null = null;
     let is_free_throw = false, is_three_point = false;
-    if (world) {
+    // A court registered from its lines (real footage): the feet onto it, 2 or 3 from its own arc.
+    // Free throws are not called from it yet (no line-up or pause is looked for).
+    const view = !world && feet && a.courtViews ? courtViewAt(a.courtViews, release, fps) : null;
+    const toCourt = view && invertHomography(view.h);
+    let courtType: CourtTypeId | null = null;
+    if (view && toCourt && feet) {
+      const p = a.picture;
+      world = applyHomography(toCourt, [(feet[0] - p.padX) / p.scale, (feet[1] - p.padY) / p.scale]);
+      courtType = view.type;
+      const t = COURT_TEMPLATES[view.type];
+      is_three_point = isThreePoint(t, world);
+      distance = Math.hypot(world[0] - t.basketFromBaseline, world[1]);
+    } else if (world) {
       const steady = feet ? ballSteady(ball, release, Math.round(fps * 0.8), box?.h ?? (heightModel ? heightModel(feet[1]) : 0)) : false;
       is_free_throw = steady && distanceToFtSpot(world) < 1.0;
       is_three_point = !is_free_throw && isThreePointWorld(world);
@@ -173,7 +192,7 @@ export function draftShots(a: AttributionInput): Draft[] {
       });
       is_three_point = distance !== null && distance > THREE_POINT_DISTANCE_M;
     }
-    return { ev, release, shooter, shooterSeg: usable, feet, world, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
+    return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
   });
 }
 

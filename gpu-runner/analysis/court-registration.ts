@@ -4,8 +4,8 @@
 // each court type; each guess gives a homography, and the court's other lines projected through
 // it must land on painted stripes. The guess whose template lines are best supported wins, and
 // with it the court type (the arcs and lane widths differ between rule books).
-import { applyHomography, fitHomography, invertHomography, type H3, type Pt } from "../vision/homography.ts";
-import { intersect, type Line } from "../vision/lines.ts";
+import { fitHomography, invertHomography, type H3, type Pt } from "../vision/homography.ts";
+import { houghLines, intersect, ridgeMask, type Line } from "../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "./court-template.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
@@ -193,9 +193,17 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   return best;
 }
 
-/** The homography scaled from a working picture to the full frame (pixels × factor). */
-export function scaleRegistration(h: H3, factor: number): H3 {
-  return [h[0] * factor, h[1] * factor, h[2] * factor, h[3] * factor, h[4] * factor, h[5] * factor, h[6], h[7], h[8]];
+/** The court in one luma picture (W×H, one byte a pixel): ridge pixels, straight lines, the best-supported key guess. */
+export function registerPicture(luma: Uint8Array, W: number, H: number): CourtRegistration | null {
+  const mask = ridgeMask(luma, W, H);
+  return registerCourt(mask, W, H, houghLines(mask, W, H));
 }
 
-export { applyHomography };
+/** The homography from a letterboxed working picture (p_work = p_src × scale + pad) back to source pixels. */
+export function unletterboxRegistration(h: H3, scale: number, padX: number, padY: number): H3 {
+  return [
+    (h[0] - padX * h[6]) / scale, (h[1] - padX * h[7]) / scale, (h[2] - padX * h[8]) / scale,
+    (h[3] - padY * h[6]) / scale, (h[4] - padY * h[7]) / scale, (h[5] - padY * h[8]) / scale,
+    h[6], h[7], h[8],
+  ];
+}

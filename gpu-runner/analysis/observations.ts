@@ -3,6 +3,7 @@
 import type { Letterbox } from "../media/decode.ts";
 import type { JerseyRead } from "../vision/jersey-ocr.ts";
 import type { Detection } from "../vision/detector.ts";
+import type { CourtView } from "./court-views.ts";
 import type { BallObs, HoopTrack, PlayerTrack } from "./tracks.ts";
 import type { Point } from "./types.ts";
 
@@ -32,6 +33,8 @@ export interface Observations {
   jerseyReads: Map<number, JerseyRead[]>;
   /** Painted-key sightings, for courts whose key colour is known (the synthetic fixture). */
   keySamples: KeySample[];
+  /** The court registered from its painted lines, picture by picture (real footage); absent when not looked for. */
+  courtViews?: CourtView[];
   /** Every frame between consecutive samples of person boxes (1 when people are detected every frame). */
   personEvery: number;
 }

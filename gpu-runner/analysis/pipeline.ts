@@ -22,6 +22,7 @@ import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
 import { attributeAndScore } from "./boxscore.ts";
 import { DEFAULT_KEY_COLOR } from "./court.ts";
 import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
+import { COURT_TEMPLATES, courtNormed } from "./court-template.ts";
 import { worldNormed } from "./geometry.ts";
 import type { Observations } from "./observations.ts";
 import { observeWholeFrames } from "./observe-frames.ts";
@@ -262,6 +263,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     segments,
     heightModel: fitHeightModel(tracks),
     keySamples: courtCalibrated ? obs.keySamples : null,
+    courtViews: obs.courtViews ?? null,
     picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
     evidence: lastShooterEvidence,
     // Real footage sees the ball in pieces (the rim's region, the scan a few times a second), and
@@ -302,7 +304,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
       is_fouled: fouled[i],
       location: {
         shot_image_normed: d.feet ? roundPt(toNorm(d.feet)) : null,
-        shot_world_normed: d.world ? roundPt(worldNormed(d.world)) : null,
+        shot_world_normed: d.world ? roundPt(d.courtType ? courtNormed(COURT_TEMPLATES[d.courtType], d.world) : worldNormed(d.world)) : null,
         hoop_image_normed: roundPt(toNorm([d.hoopBox.cx, d.hoopBox.cy])),
       },
       excitement_score: excitementScore({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point, is_fouled: fouled[i], assisted: players.assister !== null, distance_m: d.distance }),
@@ -312,7 +314,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
   });
 
-  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e) => ({ rim: e.rimFrame / fps, evidence: e.evidence }))));
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType } }))));
 
   lastRunTimings.postMs = performance.now() - postStart;
   const ballPath: Array<[number, number, number]> = [];

@@ -15,6 +15,7 @@ import type { Detection } from "../vision/detector.ts";
 import { cropResize } from "../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
+import { observeCourtViews } from "./court-views.ts";
 import { plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
@@ -126,7 +127,8 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  return { ...assembleRealObservations(raw, o.balls), details: raw };
+  const courtViews = await observeCourtViews(videoPath, info.width, info.height, o.fps, { signal: o.signal });
+  return { ...assembleRealObservations(raw, o.balls), courtViews, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
