@@ -22,6 +22,10 @@ export const COURT_REGISTRATION_DEFAULTS = {
   MIN_HITS_PER_100PX: 12,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
+  /** Refinement: template lines are sampled every this many metres, */
+  REFINE_STEP_M: 0.25,
+  /** and each sample looks for a stripe along its line's normal within these many pixels, one pass each. */
+  REFINE_SEARCH_PX: [5, 3, 2],
   /** Key corners may lie outside the picture (a corner hidden by the frame edge), by at most this share of its size. */
   MAX_CORNER_OUTSIDE: 0.5,
 };
@@ -185,12 +189,60 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
         }
       }
   if (!best) return null;
+  const refined = refineRegistration(best.h, best.type, mask, W, H);
+  if (refined) {
+    const s = lineSupport(refined, best.type, support, W, H);
+    if (s.score > best.score) best = { type: best.type, h: refined, ...s };
+  }
   let density = 0;
   for (const v of support) density += v;
   density /= W * H;
   const share = best.hits / Math.max(1, best.inPicture);
   if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
   return best;
+}
+
+/**
+ * A guess from four Hough lines is only as good as those lines; every painted line in view can
+ * improve it. Each template line is sampled, projected, and the nearest ridge pixel along the
+ * projected line's normal (within REFINE_SEARCH_PX) is taken as where that sample really is; the
+ * homography refitted on those pairs, a few passes with a narrowing search. Null when too few
+ * samples find a stripe.
+ */
+export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, W: number, H: number): H3 | null {
+  const o = COURT_REGISTRATION_DEFAULTS;
+  const project = (h: H3, p: Pt): Pt | null => {
+    const w = h[6] * p[0] + h[7] * p[1] + h[8];
+    return w > 0 ? [(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w] : null;
+  };
+  let h = h0;
+  for (const reach of o.REFINE_SEARCH_PX) {
+    const court: Pt[] = [], image: Pt[] = [];
+    for (const poly of polylines(type)) {
+      for (let k = 0; k + 1 < poly.length; k++) {
+        const [a, b] = [poly[k], poly[k + 1]];
+        const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+        for (let d = 0; d < len; d += o.REFINE_STEP_M) {
+          const p: Pt = [a[0] + ((b[0] - a[0]) * d) / len, a[1] + ((b[1] - a[1]) * d) / len];
+          const q: Pt = [a[0] + ((b[0] - a[0]) * Math.min(len, d + 0.05)) / len, a[1] + ((b[1] - a[1]) * Math.min(len, d + 0.05)) / len];
+          const P = project(h, p), Q = project(h, q);
+          if (!P || !Q || P[0] < 0 || P[1] < 0 || P[0] >= W || P[1] >= H) continue;
+          const tl = Math.hypot(Q[0] - P[0], Q[1] - P[1]);
+          if (tl < 1e-6) continue;
+          const nx = -(Q[1] - P[1]) / tl, ny = (Q[0] - P[0]) / tl;
+          for (let r = 0; r <= reach; r++) {
+            const hit = [r, -r].map((t): Pt => [Math.round(P[0] + nx * t), Math.round(P[1] + ny * t)]).find(([x, y]) => x >= 0 && y >= 0 && x < W && y < H && mask[y * W + x]);
+            if (hit) { court.push(p); image.push(hit); break; }
+          }
+        }
+      }
+    }
+    if (court.length < 12) return null;
+    const next = fitHomography(court, image);
+    if (!next) return null;
+    h = next;
+  }
+  return h;
 }
 
 /** The court in one luma picture (W×H, one byte a pixel): ridge pixels, straight lines, the best-supported key guess. */

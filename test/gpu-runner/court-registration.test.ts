@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/court-fit.ts";
-import { plausibleView, registerCourt } from "../../gpu-runner/analysis/court-registration.ts";
+import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/court-registration.ts";
 import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/court-template.ts";
 import { applyHomography, invertHomography, seededRandom, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
@@ -106,6 +106,20 @@ describe("registering a court drawn through a known homography", () => {
       expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
     });
   }
+
+  it("refinement pulls a guess that is a little off onto the painted lines", () => {
+    const truth = fitCourt("fiba", half)!;
+    const img = drawCourt("fiba", truth);
+    const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    // The guess: the true view shifted 3 px right and 2 px down, and slightly turned.
+    const c = Math.cos(0.01), s = Math.sin(0.01);
+    const off: H3 = [c * truth[0] - s * truth[3] + 3 * truth[6], c * truth[1] - s * truth[4] + 3 * truth[7], c * truth[2] - s * truth[5] + 3 * truth[8],
+      s * truth[0] + c * truth[3] + 2 * truth[6], s * truth[1] + c * truth[4] + 2 * truth[7], s * truth[2] + c * truth[5] + 2 * truth[8], truth[6], truth[7], truth[8]];
+    const before = landmarkErrorM("fiba", truth, off);
+    const refined = refineRegistration(off, "fiba", mask, W, H)!;
+    expect(before).toBeGreaterThan(0.3);
+    expect(landmarkErrorM("fiba", truth, refined)).toBeLessThan(before / 3);
+  });
 
   it("a view that lays the court on a wall, or above the horizon, is no view of a floor", () => {
     const truth = fitCourt("fiba", half)!;
