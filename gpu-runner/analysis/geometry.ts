@@ -1,5 +1,6 @@
 // Court geometry: a homography from the painted key's four corners maps image points on the
 // floor to court metres, which gives shot positions, 2 vs 3 points and the free-throw spot.
+import { fitHomography } from "../vision/homography.ts";
 import type { Point } from "./types.ts";
 
 /** FIBA dimensions (metres). Court frame: origin at the hoop's baseline centre, x into the court, y across. */
@@ -25,33 +26,9 @@ export const KEY_WORLD: Point[] = [
 
 export type Homography = number[]; // row-major 3×3, h[8] = 1
 
-/** Direct linear transform from exactly four correspondences (src → dst). */
+/** The homography taking four correspondences src → dst exactly (the DLT of vision/homography.ts), or null when degenerate. */
 export function homographyFrom4(src: Point[], dst: Point[]): Homography | null {
-  const A: number[][] = [];
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = src[i], [u, v] = dst[i];
-    A.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
-    A.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
-  }
-  const h = solve(A);
-  return h ? [...h, 1] : null;
-}
-
-/** Gaussian elimination with partial pivoting on an n×(n+1) augmented matrix. */
-function solve(M: number[][]): number[] | null {
-  const n = M.length;
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    if (Math.abs(M[p][c]) < 1e-12) return null;
-    [M[c], M[p]] = [M[p], M[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / M[c][c];
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((row, i) => row[n] / row[i]);
+  return src.length === 4 && dst.length === 4 ? fitHomography(src, dst) : null;
 }
 
 export function applyH(h: Homography, p: Point): Point {
