@@ -13,7 +13,7 @@ export const COURT_REGISTRATION_DEFAULTS = {
   ARC_CHORDS: 24,
   /** A sample counts as on a stripe when a ridge pixel lies within this many pixels of it. */
   HIT_RADIUS_PX: 1,
-  /** Each in-picture sample that lands on bare floor costs this many hits. */
+  /** Each drawn template pixel that lands on bare floor costs this many hits. */
   MISS_WEIGHT: 0.5,
   /** A registration needs at least this share of its drawn pixels on stripes, and this many times the share of stripe pixels in the picture (a guess on noise hits as often as the noise is dense), */
   MIN_HIT_SHARE: 0.7,
@@ -151,9 +151,9 @@ function convex(q: Pt[]): boolean {
 
 /**
  * The court seen in one picture, from its ridge mask and the straight lines found in it, or null
- * when no guess is supported well enough. `orientation` is the sign of the key's signed area in
- * the image when its corners are taken in KEY_CORNERS order: a camera above the floor never sees
- * the court mirrored, so the mirrored guesses are not tried.
+ * when no guess is supported well enough. Only one winding of each quadrilateral is tried: taken in
+ * KEY_CORNERS order, a real view's key has a positive signed area in image pixels (y down), and a
+ * camera above the floor never sees the court mirrored.
  */
 export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
