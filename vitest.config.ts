@@ -30,6 +30,10 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          // vitest's 5 s default is too short on a busy 2-core machine (CI shares it with other
+          // work): workerd answers every request, just later. A hung test still fails, after 30 s.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           setupFiles: ["./test/worker/setup.ts"],
           globalSetup: ["./test/support/global-setup.ts"],
         },
@@ -46,6 +50,7 @@ export default defineConfig({
       {
         test: {
           name: "contract",
+          testTimeout: 30_000,
           include: ["test/contract/**/*.test.ts"],
           environment: "node",
         },
@@ -53,6 +58,7 @@ export default defineConfig({
       {
         test: {
           name: "lint",
+          testTimeout: 30_000,
           include: ["test/lint/**/*.test.ts"],
           environment: "node",
         },
