@@ -17,6 +17,7 @@ import { MediaError } from "./media/run";
 import { renderSessionRenditions } from "./outputs/renditions";
 import { uploadOutput } from "./outputs/upload";
 import { analysisOutputs, jobResult, NO_ANALYSIS, type AnalysisOutputs } from "./result";
+import type { AnalysisModels } from "./vision/models";
 
 export type Pipeline = "full" | "media";
 
@@ -52,6 +53,8 @@ export interface JobContext {
   allowLoopbackUrls: boolean;
   /** Resolves the hosts of external source links (the URL policy's lookups). */
   resolver?: HostResolver;
+  /** The analysis models, opened once per runner process. */
+  models: AnalysisModels;
   progress(stage: string, percent: number): void;
 }
 
@@ -91,6 +94,7 @@ async function analyze(ctx: JobContext, source: string, video: VideoInfo): Promi
       videoPath: source,
       video,
       workDir: ctx.workDir,
+      models: ctx.models,
       options: ctx.job.options,
       rosters: ctx.job.rosters ?? undefined,
       signal: ctx.signal,

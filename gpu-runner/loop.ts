@@ -14,6 +14,7 @@ import type { Logger } from "./log";
 import type { HostResolver } from "../contract/url-policy";
 import type { MediaHardware } from "./media/hardware";
 import { HostFaultError } from "./host-fault";
+import type { AnalysisModels } from "./vision/models";
 
 export interface RunnerConfig {
   concurrency: number;
@@ -28,6 +29,8 @@ export interface RunnerConfig {
   claimWaitSeconds: number;
   /** Keep job folders after the job (debugging). */
   keepWork?: boolean;
+  /** The analysis models, opened once for the process (unused by the media pipeline). */
+  models: AnalysisModels;
 }
 
 type AbortReason = "shutdown" | "cancel" | "lease_lost" | "fatal";
@@ -161,6 +164,7 @@ export class Runner {
         apiOrigin: this.config.apiOrigin,
         allowLoopbackUrls: this.config.allowLoopbackUrls,
         resolver: this.config.resolver,
+        models: this.config.models,
         progress,
       });
       stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (Date.now() - stageStarted) / 1000;
