@@ -23,6 +23,9 @@ export default defineConfig({
                 ALLOW_LOOPBACK_URLS: "true",
                 DOH_URL: inject("dohUrl"),
                 HUB_BASE_URL: "https://hub.test",
+                // The local stand-in for Stripe (services/payments.ts) and the secret its confirmations are signed with.
+                LOCAL_PAYMENTS: "true",
+                STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdef0123456789abcdef",
               },
             },
           })),

@@ -25,6 +25,10 @@ import { registerAdminEmitEvent } from "./routes/admin/events-create";
 import { registerAdminCreateGroup } from "./routes/admin/groups-create";
 import { registerAdminCreateOrganization } from "./routes/admin/organizations-create";
 import { registerAdminCreateRunnerToken } from "./routes/admin/runner-tokens-create";
+import { registerAdminCreateTopUpLink } from "./routes/admin/top-up-links-create";
+import { registerAdminGetTopUpLink } from "./routes/admin/top-up-links-get";
+import { registerPaymentPages } from "./routes/payments/pages";
+import { registerPaymentWebhook } from "./routes/payments/webhook";
 import { registerAdminRevokeRunnerToken } from "./routes/admin/runner-tokens-revoke";
 import { registerGetBalance } from "./routes/balance/get";
 import { registerCreateSession } from "./routes/sessions/create";
@@ -128,6 +132,8 @@ function createAdminApi() {
   registerAdminRevokeApiKey(admin);
   registerAdminAddCredits(admin);
   registerAdminUpdateAutoRecharge(admin);
+  registerAdminCreateTopUpLink(admin);
+  registerAdminGetTopUpLink(admin);
   registerAdminCreateRunnerToken(admin);
   registerAdminRevokeRunnerToken(admin);
   registerAdminEmitEvent(admin);
@@ -199,6 +205,9 @@ export function createApp() {
   registerTusEndpoints(app);
   registerMediaEndpoints(app);
   registerHubEndpoints(app);
+  // Card top-ups: the provider's signed confirmations (the signature is the credential) and the payer's pages.
+  registerPaymentWebhook(app);
+  registerPaymentPages(app);
   // The API references (public and runner), rendered in the browser from the documents above.
   registerDocsEndpoints(app);
   app.route("/", createAdminApi());
