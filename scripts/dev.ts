@@ -120,6 +120,9 @@ async function main() {
   Links         loopback allowed (ALLOW_LOOPBACK_URLS=true); host names resolved by ${DOH_URL ?? "Cloudflare's public DoH (set DOH_URL to change)"}
                 try one: npm run serve-videos -- <folder with .mp4 files>   (prints the submit command)
 
+  Payments      the local stand-in for Stripe (no card is charged); top up by card:
+                npm run ops -- top-up:create --org ${creds.organization_id} --cents 5000   (open the printed link, press Pay)
+
   Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
   Press Ctrl-C to stop.${verbose ? "" : "  (Run with -- --verbose for the Worker's logs.)"}
 `);
