@@ -1,6 +1,7 @@
 // `npm start`: the whole system on this machine. Starts the Worker under
 // wrangler dev (staging environment, local D1/R2/queues/Durable Objects in
-// .local/state), seeds a dev organization with an API key and credits, writes
+// .local/state; card payments through the local stand-in for Stripe), seeds a
+// dev organization with an API key and credits, writes
 // the credentials to .local/dev.json, and stops everything on Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -62,7 +62,7 @@ export interface NewGrant {
 }
 
 /** The `credit_grants` row for a grant, with the one expiry rule; the caller inserts it. */
-export function creditGrantRow(orgId: string, grant: NewGrant, now: number): typeof creditGrants.$inferInsert {
+export function creditGrantRow(orgId: string, grant: NewGrant, now: number): typeof creditGrants.$inferSelect {
   if (!Number.isInteger(grant.amountCents) || grant.amountCents <= 0) {
     throw new ApiError("parameter_invalid", "amount_cents must be a positive integer.", { param: "amount_cents" });
   }
@@ -79,7 +79,7 @@ export function creditGrantRow(orgId: string, grant: NewGrant, now: number): typ
   };
 }
 
-export function creditGrantObject(row: typeof creditGrants.$inferSelect | Required<Omit<typeof creditGrants.$inferInsert, "note" | "paymentId">>) {
+export function creditGrantObject(row: typeof creditGrants.$inferSelect) {
   return {
     id: row.id,
     object: "credit_grant" as const,
@@ -96,7 +96,7 @@ export async function addCredits(db: Database, orgId: string, grant: NewGrant, n
   await requireOrganization(db, orgId);
   const row = creditGrantRow(orgId, grant, now);
   await db.insert(creditGrants).values(row);
-  return creditGrantObject(row as Required<typeof row>);
+  return creditGrantObject(row);
 }
 
 export async function mintRunnerToken(db: Database, name: string | null, now: number) {

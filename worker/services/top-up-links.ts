@@ -93,5 +93,5 @@ export async function confirmTopUp(db: Database, confirmation: PaymentConfirmati
       .where(and(eq(topUpLinks.id, link.id), eq(topUpLinks.status, "open"))),
   ]);
   if (inserted.length === 0) return { granted: false, reason: "already_granted", link: link.id };
-  return { granted: true, link: link.id, creditGrant: grant.id! };
+  return { granted: true, link: link.id, creditGrant: grant.id };
 }
