@@ -3,9 +3,8 @@
 // released ball and the approach carrier, the shot's facts (free throw, three) from the court when
 // it is calibrated (else from a court-free distance estimate), then the candidate tags.
 import type { Identity } from "./players.ts";
-import { courtHomography } from "./court.ts";
 import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
-import { applyH, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
+import { applyH, courtHomography, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
 import type { KeySample } from "./observations.ts";
 import { dominantOwner, lastPasser, lastSegmentBefore, type PossessionSegment } from "./possession.ts";
 import { dribbleBounces, feetUnderBall, pickDribbler, pickShooter, type HeightModel, type ShooterCandidate } from "./release.ts";

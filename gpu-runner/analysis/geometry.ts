@@ -81,3 +81,38 @@ export function worldNormed(p: Point): Point {
   const clamp = (x: number) => Math.max(0, Math.min(1, x));
   return [clamp((p[1] + COURT_GEOMETRY.width / 2) / COURT_GEOMETRY.width), clamp(p[0] / COURT_GEOMETRY.halfLength)];
 }
+
+
+export function signedArea(q: Point[]): number {
+  let s = 0;
+  for (let i = 0; i < q.length; i++) {
+    const a = q[i], b = q[(i + 1) % q.length];
+    s += a[0] * b[1] - b[0] * a[1];
+  }
+  return s / 2;
+}
+
+/**
+ * Assigns the quad's corners to the key's world corners. Orientation: a camera above the floor
+ * never sees it mirrored, so the image quad is put in the same winding as KEY_WORLD maps to
+ * (counter-clockwise in image coordinates with y down). Rotation: the rim sits straight above
+ * its floor point, so the labelling whose homography puts the hoop's floor point under the rim wins.
+ */
+export function courtHomography(quad: Point[], rim: Point): { worldToImage: Homography; imageToWorld: Homography } | null {
+  let q = [...quad];
+  if (signedArea(q) > 0) q = q.reverse();
+  let best: Homography | null = null, bestErr = Infinity;
+  for (let r = 0; r < 4; r++) {
+    const img = [0, 1, 2, 3].map((i) => q[(i + r) % 4]);
+    const h = homographyFrom4(KEY_WORLD, img);
+    if (!h) continue;
+    const foot = applyH(h, HOOP_WORLD);
+    // The floor point must be below the rim in the image and nearly vertically under it.
+    const err = Math.abs(foot[0] - rim[0]) + (foot[1] < rim[1] ? 1e6 : 0);
+    if (err < bestErr) { bestErr = err; best = h; }
+  }
+  if (!best) return null;
+  const worldToImage = best;
+  const imageToWorld = homographyFrom4([0, 1, 2, 3].map((i) => applyH(worldToImage, KEY_WORLD[i])), KEY_WORLD)!;
+  return { worldToImage, imageToWorld };
+}
