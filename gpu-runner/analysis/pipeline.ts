@@ -1,11 +1,15 @@
 // analyzeGame: an orchestrator of stage modules, in order —
-//   observe   (real-footage.ts with the trained CenterNet, or observe-frames.ts with a YOLO-contract model)
+//   observe   (observe/real-footage.ts with the trained CenterNet, or whole-frame/observe-frames.ts
+//             with a YOLO-contract model: the only modules that read video)
 //   hoops     (the observers' rim tracks; none → no_hoops)
-//   shots     (attempts.ts around each watched rim, or shots.ts on the whole-frame ball path)
-//   court     (court.ts: the painted key when its colour is known; otherwise no world coordinates)
-//   people    (teams.ts, players.ts: teams, identities, rosters; possession.ts: who holds the ball)
-//   attribution (attribution.ts: release, shooter, spot, facts, tags; boxscore.ts: the one validity rule)
-// and the result and raw artifacts. docs/analysis.md describes every stage.
+//   shots     (rules/attempts.ts around each watched rim, or rules/shots.ts on the whole-frame ball path)
+//   court     (whole-frame/court.ts finds the painted key when its colour is known; rules/geometry.ts
+//             turns it into a homography; otherwise no world coordinates)
+//   people    (rules/teams.ts, rules/players.ts: teams, identities, rosters; rules/possession.ts)
+//   attribution (rules/attribution.ts: release, shooter, spot, facts, tags; rules/boxscore.ts: the one validity rule)
+// and the result and raw artifacts. The folders are roles: observe/ reads video, rules/ is pure
+// basketball logic over what was observed, whole-frame/ is the synthetic games' path.
+// docs/analysis.md describes every stage.
 import { mkdir } from "node:fs/promises";
 import { shotPoints } from "../../contract/box-score.ts";
 import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
@@ -14,20 +18,20 @@ import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
 import type { AnalysisModels } from "../vision/models.ts";
 import { actionRows, ballRows, clusterRows, hoopRows, medianColor, normPoint, possessionRows, round3, roundPt } from "./artifact-rows.ts";
-import { detectAttempts, type AttemptEvidence, type AttemptSettings } from "./attempts.ts";
-import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
-import { attributeAndScore } from "./boxscore.ts";
-import { DEFAULT_KEY_COLOR } from "./court.ts";
-import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
-import { worldNormed } from "./geometry.ts";
-import type { Observations } from "./observations.ts";
-import { observeWholeFrames } from "./observe-frames.ts";
-import { applyRosters, buildIdentities, voteJersey } from "./players.ts";
-import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./possession.ts";
-import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./real-footage.ts";
-import { fitHeightModel } from "./release.ts";
-import { detectShots, type ShotEvent } from "./shots.ts";
-import { clusterTeams } from "./teams.ts";
+import { detectAttempts, type AttemptEvidence, type AttemptSettings } from "./rules/attempts.ts";
+import { draftShots, tagShots, type ShooterEvidence } from "./rules/attribution.ts";
+import { attributeAndScore } from "./rules/boxscore.ts";
+import { DEFAULT_KEY_COLOR } from "./whole-frame/court.ts";
+import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./rules/excitement.ts";
+import { worldNormed } from "./rules/geometry.ts";
+import type { Observations } from "./observe/observations.ts";
+import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
+import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
+import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
+import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./observe/real-footage.ts";
+import { fitHeightModel } from "./rules/release.ts";
+import { detectShots, type ShotEvent } from "./rules/shots.ts";
+import { clusterTeams } from "./rules/teams.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
 
 export const RUN_VERSION = 2;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
+import { boxIou } from "./boxes.ts";
 import { parseClassNames, readModelInfo } from "./model-metadata.ts";
 import { createSession, optimizationLevelHint } from "./session.ts";
 
@@ -142,13 +143,6 @@ export function decodeYoloOutput(data: Float32Array, rows: number, n: number, ki
     byKind[kind].push({ kind, score: bestScore, cx: data[a], cy: data[n + a], w: data[2 * n + a], h: data[3 * n + a] });
   }
   return [...nms(byKind.ball, iou), ...nms(byKind.hoop, iou), ...nms(byKind.person, iou)];
-}
-
-export function boxIou(a: { cx: number; cy: number; w: number; h: number }, b: { cx: number; cy: number; w: number; h: number }): number {
-  const ix = Math.max(0, Math.min(a.cx + a.w / 2, b.cx + b.w / 2) - Math.max(a.cx - a.w / 2, b.cx - b.w / 2));
-  const iy = Math.max(0, Math.min(a.cy + a.h / 2, b.cy + b.h / 2) - Math.max(a.cy - a.h / 2, b.cy - b.h / 2));
-  const inter = ix * iy;
-  return inter / (a.w * a.h + b.w * b.h - inter || 1);
 }
 
 /** Like Ultralytics' max_det: bounds NMS cost when a frame lights up everywhere (e.g. a jersey-coloured wall). */

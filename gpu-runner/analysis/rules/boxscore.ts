@@ -2,7 +2,7 @@
 // player's stats can never disagree (spec: Session rule 4). Which roles a shot admits and what each
 // adds to a box score is the contract's rule (contract/box-score.ts), the same the Worker applies
 // to the shots it stores.
-import { boxScoresFromShots, shotAdmits, type BoxScore, type ShotRole } from "../../contract/box-score.ts";
+import { boxScoresFromShots, shotAdmits, type BoxScore, type ShotRole } from "../../../contract/box-score.ts";
 
 export interface ShotFacts {
   made: boolean;

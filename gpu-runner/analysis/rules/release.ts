@@ -2,7 +2,7 @@
 // nearest in the image: a defender between shooter and camera overlaps the ball in the image but
 // stands a metre or more away on the floor.
 import type { PlayerTrack } from "./tracks.ts";
-import type { Point } from "./types.ts";
+import type { Point } from "../types.ts";
 
 /** Box height (px) of a standing player as a linear function of the image row of their feet. */
 export type HeightModel = (feetY: number) => number;

@@ -3,13 +3,13 @@
 // ball is a few pixels wide and mostly missed; in a region seven rim widths wide it is about a fifth
 // of the input, whatever the zoom, so the model sees it where it matters: going into (or not into)
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
-import { decodeRegion, type TimeRange } from "../media/decode.ts";
-import type { VideoInfo } from "../media/probe.ts";
-import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
-import { cropResize, type Rect, type RgbImage } from "../vision/image.ts";
-import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../vision/motion.ts";
-import type { RimTrack } from "./hoop.ts";
-import type { Box } from "./types.ts";
+import { decodeRegion, type TimeRange } from "../../media/decode.ts";
+import type { VideoInfo } from "../../media/probe.ts";
+import type { BasketballModel, BasketballObjects, Candidate } from "../../vision/basketball.ts";
+import { cropResize, type Rect, type RgbImage } from "../../vision/image.ts";
+import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../../vision/motion.ts";
+import type { RimTrack } from "../rules/hoop.ts";
+import type { Box } from "../types.ts";
 
 export interface RimWatchSample {
   /**

@@ -2,10 +2,10 @@
 // full-resolution stills split off the same decode. Jersey digits are a few pixels tall in a scaled
 // model input, so each still is read where a tracked person stands, a few times a second, while
 // the frame is still in memory; stills that arrive too late are dropped, never waited for.
-import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
-import type { RGB } from "./teams.ts";
-import { PlayerTracker, type PlayerTrack } from "./tracks.ts";
-import type { Box } from "./types.ts";
+import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
+import type { RGB } from "../rules/teams.ts";
+import { PlayerTracker, type PlayerTrack } from "../rules/tracks.ts";
+import type { Box } from "../types.ts";
 
 export interface ObservedPerson extends Box {
   score: number;

@@ -4,7 +4,7 @@
 // (a fraction of the rim's own width per sample), a track's strength is the sum of its scores over
 // the video, and only tracks seen in a good share of the samples count as rims. A single frame's
 // score says little (a true rim scored 0.21–0.79 across clips); persistence says a lot.
-import type { Box } from "./types.ts";
+import type { Box } from "../types.ts";
 
 export interface RimCandidate extends Box {
   score: number;

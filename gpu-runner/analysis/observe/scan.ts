@@ -1,10 +1,10 @@
 // First pass over a real video: whole frames, letterboxed to the model's square input, a few times a
 // second. It finds the people (for tracking and attribution), rim candidates (for the hoop stage)
 // and balls that are big enough to see on the whole frame (for releases far from the rim).
-import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox, type TimeRange } from "../media/decode.ts";
-import type { VideoInfo } from "../media/probe.ts";
-import type { BasketballModel, BasketballObjects, Candidate } from "../vision/basketball.ts";
-import { shirtColor, type RGB } from "./teams.ts";
+import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox, type TimeRange } from "../../media/decode.ts";
+import type { VideoInfo } from "../../media/probe.ts";
+import type { BasketballModel, BasketballObjects, Candidate } from "../../vision/basketball.ts";
+import { shirtColor, type RGB } from "../rules/teams.ts";
 
 export interface ScanSample {
   /** Timeline frame (at the analysis rate) this sample was taken at. */

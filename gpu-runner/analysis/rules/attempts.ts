@@ -6,7 +6,7 @@
 // a rim width) having been seen higher up shortly before, and it was not simply held there. It is
 // made when the ball is seen passing down through the ring (above it, then below it inside its
 // width, and not back above it afterwards) and, where the net can be watched, the net moves.
-import type { Box } from "./types.ts";
+import type { Box } from "../types.ts";
 import type { BallObs } from "./tracks.ts";
 
 export interface Attempt {

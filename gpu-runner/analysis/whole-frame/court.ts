@@ -2,7 +2,7 @@
 // (courtHomography) turns into a homography. The key is the one court marking that is a filled,
 // high-contrast quadrilateral of known size, so it is found without a line detector when its colour
 // is known (the synthetic games' paint; settings.keyColor).
-import type { Point } from "./types.ts";
+import type { Point } from "../types.ts";
 
 export interface KeyColorOptions {
   color: [number, number, number];

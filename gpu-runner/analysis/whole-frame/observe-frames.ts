@@ -2,16 +2,16 @@
 // basketball model dropped into the model directory, or the colour-filter fixture used for the
 // synthetic games): one decode pass, every analysed frame letterboxed to the model input, ball, hoop
 // and person boxes on each. Analysis coordinates are the model input's pixels.
-import { decodeFrames, letterboxFor } from "../media/decode.ts";
-import type { VideoInfo } from "../media/probe.ts";
-import type { Detection, Detector } from "../vision/detector.ts";
-import type { JerseyReader } from "../vision/jersey-ocr.ts";
+import { decodeFrames, letterboxFor } from "../../media/decode.ts";
+import type { VideoInfo } from "../../media/probe.ts";
+import type { Detection, Detector } from "../../vision/detector.ts";
+import type { JerseyReader } from "../../vision/jersey-ocr.ts";
 import { findKeyQuad, type KeyColorOptions } from "./court.ts";
-import type { KeySample, Observations } from "./observations.ts";
-import { PlayerObserver } from "./player-observer.ts";
-import { shirtColor } from "./teams.ts";
-import { buildBallTrack, buildHoopTracks } from "./tracks.ts";
-import type { Point } from "./types.ts";
+import type { KeySample, Observations } from "../observe/observations.ts";
+import { PlayerObserver } from "../observe/player-observer.ts";
+import { shirtColor } from "../rules/teams.ts";
+import { buildBallTrack, buildHoopTracks } from "../rules/tracks.ts";
+import type { Point } from "../types.ts";
 
 export interface FrameObserverOptions {
   fps: number;

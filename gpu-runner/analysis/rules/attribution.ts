@@ -5,14 +5,14 @@
 import type { Identity } from "./players.ts";
 import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
 import { applyH, courtHomography, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
-import type { KeySample } from "./observations.ts";
+import type { KeySample } from "../observe/observations.ts";
 import { dominantOwner, lastPasser, lastSegmentBefore, type PossessionSegment } from "./possession.ts";
 import { dribbleBounces, feetUnderBall, pickDribbler, pickShooter, type HeightModel, type ShooterCandidate } from "./release.ts";
 import { flightStartDetail, type ShotEvent } from "./shots.ts";
 import { reboundSegment } from "./possession.ts";
 import { trackBoxAt, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { Tag } from "./boxscore.ts";
-import type { Box, Point } from "./types.ts";
+import type { Box, Point } from "../types.ts";
 
 /** The ball's centre on the floor: its radius (0.12 m) over a ~1.95 m player. */
 const BALL_ON_FLOOR_RATIO = 0.06;

@@ -1,6 +1,6 @@
 // Court geometry: a homography from the painted key's four corners maps image points on the
 // floor to court metres, which gives shot positions, 2 vs 3 points and the free-throw spot.
-import type { Point } from "./types.ts";
+import type { Point } from "../types.ts";
 
 /** FIBA dimensions (metres). Court frame: origin at the hoop's baseline centre, x into the court, y across. */
 export const COURT_GEOMETRY = {

@@ -5,7 +5,7 @@
 // and assumes a typical phone or gym camera field of view (70° across the long side), so it is a
 // best available estimate (a metre or two off), used only to call 2 or 3 points; shots keep
 // `shot_world_normed: null`.
-import type { Box, Point } from "./types.ts";
+import type { Box, Point } from "../types.ts";
 
 export const PLAYER_HEIGHT_M = 1.8;
 export const RIM_WIDTH_M = 0.45;

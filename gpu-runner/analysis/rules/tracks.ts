@@ -1,6 +1,7 @@
 // Turns per-frame detections into tracks: one ball path, hoop tracks, and player tracks.
-import { boxIou, type Detection } from "../vision/detector.ts";
-import type { Box } from "./types.ts";
+import { boxIou } from "../../vision/boxes.ts";
+import type { Detection } from "../../vision/detector.ts";
+import type { Box } from "../types.ts";
 
 export interface BallObs extends Box {
   score: number;

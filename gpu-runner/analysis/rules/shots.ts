@@ -1,6 +1,6 @@
 // Shot attempts from the ball's path around a rim, and whether they went in.
 import type { HoopTrack, BallObs } from "./tracks.ts";
-import type { Box } from "./types.ts";
+import type { Box } from "../types.ts";
 
 export interface ShotEvent {
   hoop: number;

@@ -5,23 +5,23 @@
 //      (verification and placement), keeping the rims that hang where a rim can hang;
 //   3. a pass that watches a region around each kept rim on every timeline frame: the ball where
 //      shots are decided, and the net's movement.
-// All three run window by window (analysis/windows.ts: scenes split at cuts, long scenes in windows
+// All three run window by window (analysis/observe/windows.ts: scenes split at cuts, long scenes in windows
 // of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
-import type { VideoInfo } from "../media/probe.ts";
-import { findSceneCuts, SCENE_DEFAULTS } from "../media/scenes.ts";
-import type { BasketballModel } from "../vision/basketball.ts";
-import type { Detection } from "../vision/detector.ts";
-import { cropResize } from "../vision/image.ts";
-import type { JerseyRead, JerseyReader } from "../vision/jersey-ocr.ts";
-import { BALL_PATH_DEFAULTS, buildBallPath } from "./ball-path.ts";
-import { plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "./hoop.ts";
+import type { VideoInfo } from "../../media/probe.ts";
+import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
+import type { BasketballModel } from "../../vision/basketball.ts";
+import type { Detection } from "../../vision/detector.ts";
+import { cropResize } from "../../vision/image.ts";
+import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
+import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
+import { plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "../rules/hoop.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
 import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
 import { scanVideo, type ScanSample } from "./scan.ts";
-import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "./tracks.ts";
-import type { Box } from "./types.ts";
+import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "../rules/tracks.ts";
+import type { Box } from "../types.ts";
 import { planWindows, WINDOW_DEFAULTS, type ObservationWindow, type WindowOptions } from "./windows.ts";
 
 export interface RealFootageOptions {
@@ -36,7 +36,7 @@ export interface RealFootageOptions {
   minVerification: number;
   /** At most this many rims are watched in one window. */
   maxRims: number;
-  /** Observation windows (analysis/windows.ts): rims are found and followed window by window. */
+  /** Observation windows (analysis/observe/windows.ts): rims are found and followed window by window. */
   windows: WindowOptions;
   /** Scene cuts (media/scenes.ts): no window crosses one. */
   scenes: typeof SCENE_DEFAULTS;
@@ -110,7 +110,7 @@ export function realFootageSettings(overrides: RealFootageOverrides = {}): RealF
 }
 
 /**
- * Observes a real video window by window (analysis/windows.ts): scene cuts first, then each window
+ * Observes a real video window by window (analysis/observe/windows.ts): scene cuts first, then each window
  * on its own — scan, rims, closer looks, rim watch — and the windows' observations joined into one
  * timeline, each frame from the window whose core holds it.
  */

@@ -2,7 +2,7 @@
 // video: things that look like a ball and never move (a ball resting on the floor, a logo, a
 // watermark, a lamp) and single-frame false hits. The first are removed by persistence (a place
 // that fires in much of a few seconds is not a flying ball), the second by motion continuity.
-import type { Candidate } from "../vision/basketball.ts";
+import type { Candidate } from "../../vision/basketball.ts";
 import { fillGaps, type BallObs } from "./tracks.ts";
 
 /** Thresholds of the ball path, in ball sizes (`scale`), seconds, frames or model scores. */

@@ -1,10 +1,10 @@
 // What the basketball logic reads from a video, whichever detector produced it: one timeline of
 // frames at the analysis rate, in one coordinate system (`frame` maps it to the source picture).
-import type { Letterbox } from "../media/decode.ts";
-import type { JerseyRead } from "../vision/jersey-ocr.ts";
-import type { Detection } from "../vision/detector.ts";
-import type { BallObs, HoopTrack, PlayerTrack } from "./tracks.ts";
-import type { Point } from "./types.ts";
+import type { Letterbox } from "../../media/decode.ts";
+import type { JerseyRead } from "../../vision/jersey-ocr.ts";
+import type { Detection } from "../../vision/detector.ts";
+import type { BallObs, HoopTrack, PlayerTrack } from "../rules/tracks.ts";
+import type { Point } from "../types.ts";
 
 export interface KeySample {
   frame: number;
