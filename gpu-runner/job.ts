@@ -1,6 +1,6 @@
-// The work of one job: download → probe and check → analysis (shots,
-// players, highlights, artifacts) → session renditions → resumable uploads →
-// complete. Failures become the spec's `error.code` values.
+// The work of one job: download → probe and check → measured (the hold becomes the measured cost,
+// or the API stops the job) → analysis (shots, players, highlights, artifacts) → session
+// renditions → resumable uploads → complete. Failures become the spec's `error.code` values.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { FAILURE_MESSAGES, resolutionTooLargeMessage } from "../contract/failure-messages";
@@ -35,6 +35,13 @@ export class JobFailure extends Error {
     super(message);
   }
 }
+
+/**
+ * The API has ended the job itself and wants nothing more reported: after the measured step, the
+ * balance could not cover the measured cost, so the session has already failed (hold voided,
+ * nothing charged).
+ */
+export class JobStopped extends Error {}
 
 /** The analysis gave up: the customer reads the code's sentence (contract/failure-messages.ts); its own message is logged only. */
 export function analysisFailure(err: AnalysisError): JobFailure {
@@ -136,6 +143,10 @@ export async function runJob(ctx: JobContext): Promise<void> {
   ctx.progress("probe", 20);
   const info = await probeSource(source, ctx.signal);
   ctx.log.info("probed", { width: info.width, height: info.height, fps: info.fps, duration_seconds: info.durationSeconds, codec: info.codec });
+
+  // Before any work: the hold becomes the measured cost, or the API fails the session and says stop.
+  const measured = await api.measured(job.id, job.lease.id, info.durationSeconds);
+  if (!measured.proceed) throw new JobStopped(`the balance does not cover the measured cost (${measured.needed_cents} cents); the API failed the session`);
 
   const analysis = ctx.pipeline === "full" ? await analyze(ctx, source, info) : NO_ANALYSIS;
 

@@ -14,6 +14,7 @@ import { registerRunnerClaimJob } from "./routes/runner/claim";
 import { registerRunnerCompleteJob } from "./routes/runner/complete";
 import { registerRunnerFailJob } from "./routes/runner/fail";
 import { registerRunnerHeartbeat } from "./routes/runner/heartbeat";
+import { registerRunnerReportMeasured } from "./routes/runner/measured";
 import { registerRunnerCreateOutput } from "./routes/runner/outputs";
 import { registerRunnerReleaseJob } from "./routes/runner/release";
 import { services } from "./middleware/services";
@@ -115,6 +116,7 @@ function createRunnerApi() {
   runner.use("/runner/v1/*", async (c, next) => (c.req.path === RUNNER_OPENAPI_PATH ? next() : requireRunner(c, next)));
   registerRunnerClaimJob(runner);
   registerRunnerHeartbeat(runner);
+  registerRunnerReportMeasured(runner);
   registerRunnerCreateOutput(runner);
   registerRunnerCompleteJob(runner);
   registerRunnerFailJob(runner);

@@ -250,6 +250,7 @@ export const RUNNER_API_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   runnerHeartbeat: { request: { lease_id: leaseId, stage: "analyze", percent: 42 }, response: { lease_expires_at: CREATED + 240, cancel: false } },
+  runnerReportMeasured: { request: { lease_id: leaseId, duration_seconds: 2711.4 }, response: { proceed: true, needed_cents: 377, held_cents: 377 } },
   runnerCreateOutput: {
     request: { lease_id: leaseId, name: "renditions/720p.mp4", size: 412345678, content_type: "video/mp4" },
     response: { name: "renditions/720p.mp4", upload_url: `${BASE}/uploads/v1/out_9dF2gH5jK8lZ1xC4vB7nM0qW?sig=Lm4nB7vC0xZ3aS6dF9gH2jK5lP8oI1uY4tR7eW0qQ3z`, offset: 0 },
