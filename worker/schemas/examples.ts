@@ -190,6 +190,8 @@ export const PUBLIC_API_EXAMPLES: Record<string, OperationExample> = {
       upload_url: `${BASE}/uploads/v1/up_3vB6nM9qW2eR5tY8uI1oP4aS?sig=Xc7vB0nM3qW6eR9tY2uI5oP8aS1dF4gH7jK0lZ3xC6v`,
       content_type: "video/mp4",
       size: 734003200,
+      upload_method: "tus",
+      chunk_size: 52428800,
       expires_in_seconds: 604800,
     },
   },
