@@ -145,8 +145,7 @@ export async function runJob(ctx: JobContext): Promise<void> {
   ctx.log.info("probed", { width: info.width, height: info.height, fps: info.fps, duration_seconds: info.durationSeconds, codec: info.codec });
 
   // Before any work: the hold becomes the measured cost, or the API fails the session and says stop.
-  const measured = await api.measured(job.id, job.lease.id, info.durationSeconds);
-  if (!measured.proceed) throw new JobStopped(`the balance does not cover the measured cost (${measured.needed_cents} cents); the API failed the session`);
+  await reportMeasured(api, job, info.durationSeconds, ctx.log);
 
   const analysis = ctx.pipeline === "full" ? await analyze(ctx, source, info) : NO_ANALYSIS;
 
@@ -161,6 +160,25 @@ export async function runJob(ctx: JobContext): Promise<void> {
 
   ctx.progress("complete", 99);
   await reportCompletion(api, job, jobResult(info, renditions.video, analysis), ctx.log, ctx.signal);
+}
+
+/**
+ * The measured step. Throws JobStopped when the API says stop (it has failed the session). An API
+ * older than the step answers `404 route_not_found`: the job goes on as before the step existed
+ * (its settle is the API's own business), so runners can be upgraded before the API.
+ */
+export async function reportMeasured(api: Pick<RunnerApi, "measured">, job: ClaimedJob, durationSeconds: number, log: Pick<Logger, "warn">): Promise<void> {
+  let answer;
+  try {
+    answer = await api.measured(job.id, job.lease.id, durationSeconds);
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 404 && err.code === "route_not_found") {
+      log.warn("the API has no measured step (an older version); going on without it");
+      return;
+    }
+    throw err;
+  }
+  if (!answer.proceed) throw new JobStopped(`the balance does not cover the measured cost (${answer.needed_cents} cents); the API failed the session`);
 }
 
 /** The API could not be told of a finished result in time: the job is handed back, not failed. */

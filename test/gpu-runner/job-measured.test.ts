@@ -45,7 +45,7 @@ const job = () => ({
  * `proceed`, refuses output reservations (so a job that goes on ends right after its first piece
  * of work), and records every call and progress stage in one timeline.
  */
-async function runOneJob(proceed: boolean, pipeline: "full" | "media") {
+async function runOneJob(proceed: boolean | "older API", pipeline: "full" | "media") {
   const timeline: string[] = [];
   const bodies: Record<string, unknown> = {};
   let claims = 0;
@@ -62,6 +62,7 @@ async function runOneJob(proceed: boolean, pipeline: "full" | "media") {
     timeline.push(`api ${route}`);
     bodies[route] = body;
     if (route === "heartbeat") return json(200, { lease_expires_at: Math.floor(Date.now() / 1000) + 120, cancel: false });
+    if (route === "measured" && proceed === "older API") return json(404, { error: { type: "invalid_request_error", code: "route_not_found", message: "Unrecognized request URL" } });
     if (route === "measured") return json(200, { proceed, needed_cents: 1, held_cents: proceed ? 1 : 0 });
     if (route === "outputs") return json(400, { error: { type: "invalid_request_error", code: "parameter_invalid", message: "refused by the test" } });
     return json(200, route === "fail" ? { status: "failed" } : route === "release" ? { status: "released" } : { status: "processed" });
@@ -98,5 +99,11 @@ describe("the measured step, runner side", () => {
     const { timeline } = await runOneJob(true, "media");
     // The job ends at the refused output reservation, after the work the measured step allowed.
     expect(timeline).toEqual(["stage download", "stage probe", "api measured", "stage renditions", "stage upload", "api outputs", "api fail"]);
+  });
+
+  it("goes on as before against an API older than the step (404 route_not_found), so runners may be upgraded first", async () => {
+    const { timeline, lines } = await runOneJob("older API", "media");
+    expect(timeline).toEqual(["stage download", "stage probe", "api measured", "stage renditions", "stage upload", "api outputs", "api fail"]);
+    expect(lines.some((l) => l.includes("the API has no measured step"))).toBe(true);
   });
 });
