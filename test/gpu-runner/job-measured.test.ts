@@ -13,6 +13,7 @@ import { RunnerApi, type Transport } from "../../gpu-runner/api";
 import { createLogger } from "../../gpu-runner/log";
 import { Runner } from "../../gpu-runner/loop";
 import { detectMediaHardware } from "../../gpu-runner/media/hardware";
+import { AnalysisModels } from "../../gpu-runner/vision/models";
 import { makeTestVideo } from "../e2e/runner-process";
 
 const dir = mkdtempSync(path.join(tmpdir(), "job-measured-"));
@@ -76,7 +77,7 @@ async function runOneJob(proceed: boolean | "older API", pipeline: "full" | "med
   const workDir = path.join(dir, `work-${pipeline}-${proceed}`);
   runner = new Runner(
     new RunnerApi(origin, "hr_test", { attempts: 1, baseMs: 1, maxMs: 1 }, transport),
-    { concurrency: 1, workDir, pipeline, apiOrigin: origin, allowLoopbackUrls: true, claimWaitSeconds: 0, keepWork: true },
+    { concurrency: 1, workDir, pipeline, apiOrigin: origin, allowLoopbackUrls: true, claimWaitSeconds: 0, keepWork: true, models: new AnalysisModels() },
     await detectMediaHardware(),
     log,
   );
