@@ -6,7 +6,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 // the GPU runner and analysis pipeline in Node (real ffmpeg, onnxruntime-node),
 // the runner API contract and the box-score rule (test/contract), end-to-end
 // runs of the whole system (wrangler dev + runner processes), and static
-// checks of the sources (test/lint).
+// checks of the sources and of the OpenAPI documents (test/lint).
 export default defineConfig({
   test: {
     projects: [
@@ -65,6 +65,9 @@ export default defineConfig({
           include: ["test/lint/**/*.test.ts"],
           environment: "node",
         },
+        // The OpenAPI tests build the documents from worker/apis.ts in Node, where the Durable Object
+        // modules' `cloudflare:workers` import needs a stand-in.
+        resolve: { alias: { "cloudflare:workers": path.join(import.meta.dirname, "test/support/cloudflare-workers-node.ts") } },
       },
       {
         test: {
