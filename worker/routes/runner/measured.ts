@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { MeasuredAnswer, MeasuredRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { measureJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -21,7 +21,7 @@ export const measuredRoute = createRoute({
   responses: {
     200: { description: "Whether to go on with the job", content: { "application/json": { schema: MeasuredAnswer } } },
     409: errorResponse("`lease_lost`"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 
