@@ -46,9 +46,11 @@ describe("real footage with the default detector", () => {
     const clip = readManifest().find((c) => c.file.includes("chonyy_outdoor_handheld_1shot"))!;
     const run = async (k: number) => analyzeGame({ models, videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, `twice-${k}`), options: {} });
     const [a, b] = [await run(1), await run(2)];
-    const { artifacts: _a, ...first } = a;
-    const { artifacts: _b, ...second } = b;
+    // Everything but where the files are and how long each stage took.
+    const { artifacts: _a, diagnostics: da, ...first } = a;
+    const { artifacts: _b, diagnostics: db, ...second } = b;
     expect(second).toEqual(first);
+    expect(db.shooterEvidence).toEqual(da.shooterEvidence);
     expect(first.shots.length).toBeGreaterThan(0);
     // The raw model output too (the files differ only by where they are).
     for (const k of ["actions", "balls", "hoops", "clusters"] as const) expect(readFileSync(b.artifacts[k], "utf8")).toBe(readFileSync(a.artifacts[k], "utf8"));
