@@ -3,7 +3,7 @@
 // each landmark in metres (fit on the others, take the left-out pixel back onto the court), the
 // type that fits best, and the tuning and held-out parts side by side: this measures the
 // templates and the fit, and is the ceiling for the line detector. Then the line detector
-// (vision/lines.ts, analysis/court-registration.ts) on the same frames, decoded from
+// (vision/lines.ts, analysis/observe/court-registration.ts) on the same frames, decoded from
 // ../shared/realclips: registered or not, the type it chose, and the labelled landmarks' error in
 // metres (their pixels taken onto the court through the found view, against the chosen template).
 // Last, 2 vs 3 of the labelled attempts: the line detector on the release frame, the labelled
@@ -11,9 +11,9 @@
 //   npm run bench:court
 import path from "node:path";
 import { readFileSync } from "node:fs";
-import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/court-fit.ts";
-import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint } from "../gpu-runner/analysis/court-template.ts";
-import { registerCourt, unletterboxRegistration } from "../gpu-runner/analysis/court-registration.ts";
+import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/rules/court-fit.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint } from "../gpu-runner/analysis/rules/court-template.ts";
+import { registerCourt, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
 import { houghLines, ridgeMask } from "../gpu-runner/vision/lines.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";

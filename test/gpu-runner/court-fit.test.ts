@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bestCourtType, fitCourt, imageToCourt, leaveOneOutErrors, median, type NamedPoint } from "../../gpu-runner/analysis/court-fit.ts";
-import { COURT_TEMPLATES, courtLandmarks, type CourtTypeId } from "../../gpu-runner/analysis/court-template.ts";
+import { bestCourtType, fitCourt, imageToCourt, leaveOneOutErrors, median, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
+import { COURT_TEMPLATES, courtLandmarks, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 
 // Court metres → pixels: a camera beside the court looking at the basket at an angle.

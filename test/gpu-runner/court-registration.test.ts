@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/court-fit.ts";
-import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/court-registration.ts";
-import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/court-template.ts";
+import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
+import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, seededRandom, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint, threeBreakFromBaseline } from "../../gpu-runner/analysis/court-template.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint, threeBreakFromBaseline } from "../../gpu-runner/analysis/rules/court-template.ts";
 
 describe("court templates", () => {
   it("the three-point line's straight part meets the arc: the break is at the arc's radius from the basket", () => {

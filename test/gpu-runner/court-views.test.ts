@@ -2,13 +2,17 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
-import { unletterboxRegistration } from "../../gpu-runner/analysis/court-registration.ts";
-import { COURT_VIEW_DEFAULTS, courtViewAt, type CourtView } from "../../gpu-runner/analysis/court-views.ts";
+import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_VIEW_MATCH_DEFAULTS, courtViewAt, type CourtView } from "../../gpu-runner/analysis/rules/court-view.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { letterboxFor } from "../../gpu-runner/media/decode.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { applyHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { CACHE_DIR } from "./fixtures.ts";
+import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const H0: H3 = [38, -22, 480, 6, 9, 300, 0.004, -0.028, 1];
 
@@ -17,8 +21,8 @@ describe("court views", () => {
     const fps = 15;
     const views: CourtView[] = [0, 30, 60].map((frame) => ({ frame, type: "fiba", h: H0 }));
     expect(courtViewAt(views, 40, fps)!.frame).toBe(30);
-    expect(courtViewAt(views, 60 + COURT_VIEW_DEFAULTS.MAX_AGE_S * fps, fps)!.frame).toBe(60);
-    expect(courtViewAt(views, 61 + COURT_VIEW_DEFAULTS.MAX_AGE_S * fps, fps)).toBeNull();
+    expect(courtViewAt(views, 60 + COURT_VIEW_MATCH_DEFAULTS.MAX_AGE_S * fps, fps)!.frame).toBe(60);
+    expect(courtViewAt(views, 61 + COURT_VIEW_MATCH_DEFAULTS.MAX_AGE_S * fps, fps)).toBeNull();
     expect(courtViewAt([], 0, fps)).toBeNull();
   });
 
@@ -42,7 +46,7 @@ describe("shots placed on a court registered from its lines (real footage)", () 
     expect(existsSync(path.join(REALCLIPS_DIR, "manifest.json")), `no real clips at ${REALCLIPS_DIR}`).toBe(true);
     const clip = readManifest().find((c) => c.file.includes("chonyy_outdoor_45deg_2x_3shots"))!;
     const file = path.join(REALCLIPS_DIR, clip.file);
-    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(CACHE_DIR, "court-views", "45deg"), options: {} });
+    const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(CACHE_DIR, "court-views", "45deg"), options: {} });
     expect(r.shots.length).toBeGreaterThan(0);
     const rows = readFileSync(r.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "shot");
     for (const s of r.shots) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plausibleHeight, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
+import { plausibleHeight, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/rules/hoop.ts";
 
 const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
 
