@@ -1,7 +1,8 @@
 """The labelled stills of ../shared/datasets/basketball-det for models/train (Python port of
 models/heads/dataset.ts and the heads' ring/letterbox rules, so the fine-tuned network learns and is
-measured on the same targets as the heads it replaces). Images are read at run time only; none is
-copied into the repository."""
+measured on the same targets as the heads it replaces), and the labelled frames of the TUNING clips
+of ../shared/realclips (models/train/realclip-labels.json; load_realclip_frames). Images are read at
+run time only; none is copied into the repository."""
 from __future__ import annotations
 
 import json
