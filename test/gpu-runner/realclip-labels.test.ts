@@ -50,10 +50,9 @@ describe("tuning-clip frame labels (models/train/realclip-labels.json)", () => {
       for (const [x1, y1, x2, y2] of [...f.balls, ...f.rims]) {
         expect(0 <= x1 && x1 < x2 && x2 <= f.width && 0 <= y1 && y1 < y2 && y2 <= f.height, `${where}: [${x1},${y1},${x2},${y2}]`).toBe(true);
       }
-      // A frame that says "every ball is boxed" or "every rim is boxed" states it; unlabelled ones carry no boxes of that kind.
-      expect(f.how.balls).toHaveLength(f.balls.length);
-      expect(f.how.rims).toHaveLength(f.rims.length);
-      if (!f.ball_labelled) expect(f.balls.length === 0 || f.how.balls.length > 0, where).toBe(true);
+      // Every box says how it was made (a proposal accepted as it was, or drawn / corrected by hand).
+      expect(f.how.balls.map((h) => /^(accepted [BRH]\d*|drawn)(\+net)?$/.test(h)), where).toEqual(f.balls.map(() => true));
+      expect(f.how.rims.map((h) => /^(accepted [BRH]\d*|drawn)(\+net)?$/.test(h)), where).toEqual(f.rims.map(() => true));
     }
     // One label per frame: a duplicate would weigh a frame twice.
     const keys = labels.frames.map((f) => `${f.clip}#${f.frame}`);
