@@ -2,7 +2,7 @@
 // on Hartley-normalised points (each side moved to its centroid and scaled to a mean distance of
 // √2, so pixels in the hundreds and metres in units weigh alike), and RANSAC over it for
 // correspondences with outliers (line crossings matched to the wrong court corner).
-// Row-major 3×3, h[8] = 1: the same layout as analysis/geometry.ts's `Homography`.
+// Row-major 3×3, h[8] = 1: the same layout as analysis/rules/geometry.ts's `Homography`.
 
 export type Pt = [number, number];
 export type H3 = number[];

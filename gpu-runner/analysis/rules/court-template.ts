@@ -2,7 +2,7 @@
 // named landmarks (line crossings) and lines of each, so court registration can fit any of them
 // and keep the one that fits best. Frame: origin at the centre of the baseline under the basket,
 // x into the court (metres from the baseline), y across it; left (y < 0) and right are as seen by
-// a player on the court facing the basket. Same frame as analysis/geometry.ts.
+// a player on the court facing the basket. Same frame as analysis/rules/geometry.ts.
 import type { Point } from "../types.ts";
 
 export type CourtTypeId = "fiba" | "fiba_2008" | "nba" | "ncaa" | "high_school";
@@ -107,7 +107,7 @@ export function isThreePoint(t: CourtTemplate, p: Point): boolean {
 /**
  * A court position as the API's `shot_world_normed`: [across the court from the left sideline,
  * distance from the baseline / half length], each clamped to 0..1 (the half-court chart's frame,
- * as analysis/geometry.ts's worldNormed for the synthetic court).
+ * as analysis/rules/geometry.ts's worldNormed for the synthetic court).
  */
 export function courtNormed(t: CourtTemplate, p: Point): Point {
   const clamp = (x: number) => Math.max(0, Math.min(1, x));
