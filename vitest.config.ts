@@ -6,7 +6,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 // the GPU runner and analysis pipeline in Node (real ffmpeg, onnxruntime-node),
 // the runner API contract and the box-score rule (test/contract), end-to-end
 // runs of the whole system (wrangler dev + runner processes), and static
-// checks of the sources (test/lint).
+// checks of the sources and of the OpenAPI documents (test/lint).
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +23,9 @@ export default defineConfig({
                 ALLOW_LOOPBACK_URLS: "true",
                 DOH_URL: inject("dohUrl"),
                 HUB_BASE_URL: "https://hub.test",
+                // The local stand-in for Stripe (services/payments.ts) and the secret its confirmations are signed with.
+                LOCAL_PAYMENTS: "true",
+                STRIPE_WEBHOOK_SECRET: "whsec_test_0123456789abcdef0123456789abcdef",
               },
             },
           })),
@@ -30,6 +33,10 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          // vitest's 5 s default is too short on a busy 2-core machine (CI shares it with other
+          // work): workerd answers every request, just later. A hung test still fails, after 30 s.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           setupFiles: ["./test/worker/setup.ts"],
           globalSetup: ["./test/support/global-setup.ts"],
         },
@@ -46,6 +53,7 @@ export default defineConfig({
       {
         test: {
           name: "contract",
+          testTimeout: 30_000,
           include: ["test/contract/**/*.test.ts"],
           environment: "node",
         },
@@ -53,9 +61,13 @@ export default defineConfig({
       {
         test: {
           name: "lint",
+          testTimeout: 30_000,
           include: ["test/lint/**/*.test.ts"],
           environment: "node",
         },
+        // The OpenAPI tests build the documents from worker/apis.ts in Node, where the Durable Object
+        // modules' `cloudflare:workers` import needs a stand-in.
+        resolve: { alias: { "cloudflare:workers": path.join(import.meta.dirname, "test/support/cloudflare-workers-node.ts") } },
       },
       {
         test: {

@@ -5,11 +5,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SYNTHETIC_FIXTURE } from "../gpu-runner/vision/detector.ts";
-import { analyzeGame, lastShooterEvidence } from "../gpu-runner/analysis/pipeline.ts";
+import { analyzeGame, type AnalysisRun } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { CameraVariant, SizeName } from "../scripts/synth/render.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const args = process.argv.slice(2);
 const arg = (k: string, d: string) => {
@@ -71,7 +75,7 @@ function mapPlayers(result: AnalysisResult, gt: GroundTruth): Map<string, string
   return out;
 }
 
-function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
+function evaluate(result: AnalysisRun, gt: GroundTruth): Counts {
   const c = zero();
   c.gt = gt.shots.length;
   c.pred = result.shots.length;
@@ -100,7 +104,7 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
     if (s.is_fouled === g.is_fouled) c.fouledOk++;
     c.scorerN++;
     if (showMisses) {
-      const ev = lastShooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
+      const ev = result.diagnostics.shooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
       const m = (k: string | null) => (k ? mapping.get(k) ?? "?" : null);
       if (ev) evidenceRows.push({ game: gt.seed, t: g.release_seconds, truth: g.shooter, got: m(s.players.scorer), holder: m(ev.holder), approach: m(ev.approach), dribbler: m(ev.dribbler), near: ev.candidates.map((c) => [m(c.key), c.distance]) });
     }
@@ -108,7 +112,7 @@ function evaluate(result: AnalysisResult, gt: GroundTruth): Counts {
     else if (showMisses) {
       const got = s.players.scorer ? `${s.players.scorer} (= ${mapping.get(s.players.scorer) ?? "unmapped"})` : "nobody";
       console.error(`  scorer miss at ${g.release_seconds.toFixed(2)} s: expected ${g.shooter}, got ${got}${g.is_free_throw ? " [free throw]" : ""}`);
-      const ev = lastShooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
+      const ev = result.diagnostics.shooterEvidence.find((e) => Math.abs(e.release_s - s.start_seconds) < 0.01);
       if (ev) console.error(`    holder ${who(ev.holder)} approach ${who(ev.approach)} dribbler ${who(ev.dribbler)} near spot ${ev.candidates.map((c) => `${who(c.key)}@${c.distance}m`).join(" ")}; shooter team t${gt.players.find((p) => p.id === g.shooter)?.team}`);
     }
     if (g.assister || s.players.assister) {
@@ -152,7 +156,7 @@ async function main() {
     const { gt, video } = await ensureGame(seed, camera);
     const name = path.basename(video, ".mp4");
     try {
-      const result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(outDir, "work", name), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
+      const result = await analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.join(outDir, "work", name), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
       rows.push({ name, c: evaluate(result, gt) });
     } catch (e) {
       rows.push({ name, c: { ...zero(), gt: gt.shots.length }, error: (e as Error).message });

@@ -12,6 +12,10 @@ import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const OUT = path.resolve("bench/out/invariance");
 const RELEASE_TOLERANCE_S = 0.2;
@@ -35,7 +39,7 @@ function exportClip(file: string, name: string, v: (typeof VARIANTS)[number]): s
 
 async function shotsOf(file: string): Promise<Shot[] | string> {
   try {
-    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} });
+    const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} });
     return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
   } catch (e) {
     if (e instanceof AnalysisError) return e.code;

@@ -12,6 +12,10 @@ import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const OUT = path.resolve("bench/out/long-video");
 
@@ -45,7 +49,7 @@ async function child(file: string): Promise<void> {
   const t0 = performance.now();
   let shots = 0;
   try {
-    shots = (await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.length;
+    shots = (await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.length;
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
   }

@@ -6,6 +6,10 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { analyzeGame, AnalysisError } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const DIR = path.resolve(import.meta.dirname, "../../shared/realclips");
 const manifest = JSON.parse(readFileSync(path.join(DIR, "manifest.json"), "utf8")) as { clips: Array<{ file: string; split: string }> };
@@ -17,7 +21,7 @@ for (const name of names) {
   if (clip.split !== "tuning") throw new Error(`${name} is ${clip.split}: only tuning clips are measured here`);
   const file = path.join(DIR, clip.file);
   try {
-    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.resolve("bench/out/one-person", name), options: solo ? { session_type: "solo" } : {} });
+    const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.resolve("bench/out/one-person", name), options: solo ? { session_type: "solo" } : {} });
     const teams = new Set(r.players.map((p) => p.team_id)).size;
     console.log(`${name}\tplayers ${r.players.length}\tteams ${teams}`);
   } catch (e) {

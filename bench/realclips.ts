@@ -14,13 +14,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
-import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/attempts.ts";
-import { AnalysisError, analyzeGame, lastRunTimings, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
-import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/real-footage.ts";
+import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
+import { AnalysisError, analyzeGame, type AnalysisDiagnostics, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
+import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 export interface ClipScore extends ClipShotCounts {
   clip: string;
@@ -111,7 +115,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   let outcome = "processed";
   let found: FoundShot[] = [];
   try {
-    const result = await analyzeGame({ videoPath: file, video: await probe(file), workDir, options: {}, settings });
+    const result = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
   } catch (e) {
@@ -178,12 +182,16 @@ const SPEED_FILE = path.resolve("bench/out/realclips-60s-720p30.mp4");
 async function timeSpeedFile(): Promise<Record<string, number>> {
   const d1 = bareDecodeSeconds(SPEED_FILE);
   const t0 = performance.now();
-  await analyzeGame({ videoPath: SPEED_FILE, video: await probe(SPEED_FILE), workDir: path.resolve("bench/out/realclips-work/speed-60s"), options: {} }).catch((e) => {
-    if (!(e instanceof AnalysisError)) throw e;
-  });
+  const { timings } = await analyzeGame({ models, videoPath: SPEED_FILE, video: await probe(SPEED_FILE), workDir: path.resolve("bench/out/realclips-work/speed-60s"), options: {} }).then(
+    (r) => r.diagnostics,
+    (e): AnalysisDiagnostics => {
+      if (!(e instanceof AnalysisError) || !e.diagnostics) throw e;
+      return e.diagnostics;
+    },
+  );
   const analysis = (performance.now() - t0) / 1000;
   const d2 = bareDecodeSeconds(SPEED_FILE);
-  return { decode: (d1 + d2) / 2, analysis, scanS: lastRunTimings.scanMs / 1000, watchS: lastRunTimings.watchMs / 1000 };
+  return { decode: (d1 + d2) / 2, analysis, scanS: timings.scanMs / 1000, watchS: timings.watchMs / 1000 };
 }
 
 /**

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { SYNTHETIC_FIXTURE } from "../gpu-runner/vision/detector.ts";
-import { analyzeGame, lastRunTimings } from "../gpu-runner/analysis/pipeline.ts";
+import { analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
@@ -13,6 +13,10 @@ import { renderHighlights } from "../gpu-runner/outputs/highlights.ts";
 import { executionProvider } from "../gpu-runner/vision/session.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { SizeName } from "../scripts/synth/render.ts";
+import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const args = process.argv.slice(2);
 const arg = (k: string, d: string) => {
@@ -50,9 +54,9 @@ async function main() {
   const decodeBefore = await bareDecode();
 
   const t1 = performance.now();
-  const result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
+  const result = await analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.resolve("bench/out/runner-work"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE } });
   const analysisS = (performance.now() - t1) / 1000;
-  const tm = { ...lastRunTimings };
+  const tm = result.diagnostics.timings;
   const decodeAfter = await bareDecode();
   const decodeS = (decodeBefore + decodeAfter) / 2;
 

@@ -1,5 +1,5 @@
 // The box-score rule, in one place for both sides: the runner's attribution
-// (gpu-runner/analysis/boxscore.ts) and the Worker, which derives every
+// (gpu-runner/analysis/rules/boxscore.ts) and the Worker, which derives every
 // player's stats and the team totals from the stored shots when a job
 // completes (worker/services/jobs.ts). Stats are a function of the attributed
 // shots and nothing else, and a shot may only name a player in a role that

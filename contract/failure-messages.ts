@@ -19,3 +19,14 @@ export const FAILURE_MESSAGES: Record<SessionErrorCode, string> = {
 export function resolutionTooLargeMessage(width: number, height: number): string {
   return `The video is ${width}×${height}; the limit is ${MAX_VIDEO_LONG_SIDE}×${MAX_VIDEO_SHORT_SIDE} in either orientation.`;
 }
+
+/**
+ * The sentence for a session stopped after the runner measured it, because the balance cannot cover
+ * the measured cost (code `unknown`: the spec's session codes have none for credit; docs/sessions.md,
+ * "The measured step"). `availableCents` is what this session could have used: the organization's
+ * available balance plus the session's own hold.
+ */
+export function measuredCostNotCoveredMessage(measuredSeconds: number, neededCents: number, availableCents: number): string {
+  const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  return `The video is ${count(measuredSeconds, "second")} long, which costs ${count(neededCents, "cent")}, but only ${count(Math.max(0, availableCents), "cent")} of credit was available. Nothing was charged; add credit, then submit the video again.`;
+}

@@ -147,6 +147,35 @@ export const HeartbeatRequest = z.object({
 
 export const HeartbeatAnswer = z.object({ lease_expires_at: z.number().int(), cancel: z.boolean() }).meta({ id: "HeartbeatAnswer" });
 
+// ------------------------------------------------------------------ measured
+
+/**
+ * The runner has probed the source: its measured length, sent before any analysis. The Worker
+ * raises the session's hold to the measured cost, or fails the session when the balance cannot
+ * cover it (docs/sessions.md, "The measured step").
+ */
+export const MeasuredRequest = z
+  .object({
+    lease_id: z.string().min(1),
+    /** The probed length in seconds; the Worker bills whole seconds (a started second counts as one), as at complete. */
+    duration_seconds: z.number().positive(),
+  })
+  .meta({ id: "MeasuredRequest" });
+
+export const MeasuredAnswer = z
+  .object({
+    /**
+     * False: the balance cannot cover the measured cost, and the session has already failed (hold
+     * voided, nothing charged). The runner stops the job at once and reports nothing more.
+     */
+    proceed: z.boolean(),
+    /** Cost of the measured length, in cents. */
+    needed_cents: z.number().int().min(0),
+    /** The session's hold after this step: at least `needed_cents` when proceeding, 0 when stopped. */
+    held_cents: z.number().int().min(0),
+  })
+  .meta({ id: "MeasuredAnswer" });
+
 // ------------------------------------------------------------------ outputs
 
 export const OutputRequest = z.object({
@@ -181,6 +210,7 @@ export const ReleaseAnswer = z.object({ status: z.literal("released") });
 export const RUNNER_ROUTES = {
   claim: { path: "/jobs/claim", request: ClaimRequest, answer: ClaimAnswer },
   heartbeat: { path: "/jobs/{id}/heartbeat", request: HeartbeatRequest, answer: HeartbeatAnswer },
+  measured: { path: "/jobs/{id}/measured", request: MeasuredRequest, answer: MeasuredAnswer },
   createOutput: { path: "/jobs/{id}/outputs", request: OutputRequest, answer: OutputTarget },
   complete: { path: "/jobs/{id}/complete", request: CompleteRequest, answer: CompleteAnswer },
   fail: { path: "/jobs/{id}/fail", request: FailRequest, answer: FailAnswer },

@@ -216,10 +216,36 @@ export const creditGrants = sqliteTable(
     remainingCents: integer("remaining_cents").notNull(),
     source: text("source", { enum: ["invoice", "card_top_up", "auto_recharge", "promotional", "manual"] }).notNull(),
     note: text("note"),
+    // The payment provider's id of the payment that bought this grant (for a top-up link, its
+    // Checkout Session `cs_…`). Unique: one payment grants credit once, however often its
+    // confirmation arrives (services/top-up-links.ts).
+    paymentId: text("payment_id"),
     created: integer("created").notNull().default(now),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("credit_grants_org_expiry_idx").on(t.orgId, t.expiresAt)],
+  (t) => [index("credit_grants_org_expiry_idx").on(t.orgId, t.expiresAt), uniqueIndex("credit_grants_payment_idx").on(t.paymentId)],
+);
+
+// Card top-up links: a hosted payment page (Stripe Checkout, or the local stand-in) for a fixed
+// amount, created by the operator. Paid ⇒ one `card_top_up` credit grant, on the provider's
+// signed confirmation. `status` is `open` until paid; an open link past `expires_at` reads as expired.
+export const topUpLinks = sqliteTable(
+  "top_up_links",
+  {
+    id: text("id").primaryKey(), // tul_…
+    orgId: text("org_id").notNull().references(() => organizations.id),
+    amountCents: integer("amount_cents").notNull(),
+    provider: text("provider", { enum: ["stripe", "local"] }).notNull(),
+    // The provider's checkout id (`cs_…`): what its confirmations name.
+    checkoutId: text("checkout_id").notNull(),
+    url: text("url").notNull(),
+    status: text("status", { enum: ["open", "paid"] }).notNull().default("open"),
+    created: integer("created").notNull().default(now),
+    expiresAt: integer("expires_at").notNull(),
+    paidAt: integer("paid_at"),
+    creditGrantId: text("credit_grant_id"),
+  },
+  (t) => [uniqueIndex("top_up_links_checkout_idx").on(t.checkoutId), index("top_up_links_org_idx").on(t.orgId, t.created)],
 );
 
 export const usageEvents = sqliteTable(

@@ -111,6 +111,10 @@ export class RunnerApi {
   heartbeat(jobId: string, leaseId: string, progress: { stage?: string; percent?: number }) {
     return this.post("heartbeat", jobId, { lease_id: leaseId, ...progress });
   }
+  /** The probed length, before any analysis; `proceed: false` means the session has failed: stop. */
+  measured(jobId: string, leaseId: string, durationSeconds: number) {
+    return this.post("measured", jobId, { lease_id: leaseId, duration_seconds: durationSeconds });
+  }
   createOutput(jobId: string, leaseId: string, name: string, size: number, contentType: string) {
     return this.post("createOutput", jobId, { lease_id: leaseId, name, size, content_type: contentType });
   }

@@ -1,6 +1,6 @@
-// The work of one job: download → probe and check → analysis (shots,
-// players, highlights, artifacts) → session renditions → resumable uploads →
-// complete. Failures become the spec's `error.code` values.
+// The work of one job: download → probe and check → measured (the hold becomes the measured cost,
+// or the API stops the job) → analysis (shots, players, highlights, artifacts) → session
+// renditions → resumable uploads → complete. Failures become the spec's `error.code` values.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { FAILURE_MESSAGES, resolutionTooLargeMessage } from "../contract/failure-messages";
@@ -17,6 +17,7 @@ import { MediaError } from "./media/run";
 import { renderSessionRenditions } from "./outputs/renditions";
 import { uploadOutput } from "./outputs/upload";
 import { analysisOutputs, jobResult, NO_ANALYSIS, type AnalysisOutputs } from "./result";
+import type { AnalysisModels } from "./vision/models";
 
 export type Pipeline = "full" | "media";
 
@@ -35,6 +36,13 @@ export class JobFailure extends Error {
   }
 }
 
+/**
+ * The API has ended the job itself and wants nothing more reported: after the measured step, the
+ * balance could not cover the measured cost, so the session has already failed (hold voided,
+ * nothing charged).
+ */
+export class JobStopped extends Error {}
+
 /** The analysis gave up: the customer reads the code's sentence (contract/failure-messages.ts); its own message is logged only. */
 export function analysisFailure(err: AnalysisError): JobFailure {
   return new JobFailure(err.code, FAILURE_MESSAGES[err.code], err.message);
@@ -52,6 +60,8 @@ export interface JobContext {
   allowLoopbackUrls: boolean;
   /** Resolves the hosts of external source links (the URL policy's lookups). */
   resolver?: HostResolver;
+  /** The analysis models, opened once per runner process. */
+  models: AnalysisModels;
   progress(stage: string, percent: number): void;
 }
 
@@ -91,6 +101,7 @@ async function analyze(ctx: JobContext, source: string, video: VideoInfo): Promi
       videoPath: source,
       video,
       workDir: ctx.workDir,
+      models: ctx.models,
       options: ctx.job.options,
       rosters: ctx.job.rosters ?? undefined,
       signal: ctx.signal,
@@ -133,6 +144,9 @@ export async function runJob(ctx: JobContext): Promise<void> {
   const info = await probeSource(source, ctx.signal);
   ctx.log.info("probed", { width: info.width, height: info.height, fps: info.fps, duration_seconds: info.durationSeconds, codec: info.codec });
 
+  // Before any work: the hold becomes the measured cost, or the API fails the session and says stop.
+  await reportMeasured(api, job, info.durationSeconds, ctx.log);
+
   const analysis = ctx.pipeline === "full" ? await analyze(ctx, source, info) : NO_ANALYSIS;
 
   ctx.progress("renditions", 75);
@@ -146,6 +160,25 @@ export async function runJob(ctx: JobContext): Promise<void> {
 
   ctx.progress("complete", 99);
   await reportCompletion(api, job, jobResult(info, renditions.video, analysis), ctx.log, ctx.signal);
+}
+
+/**
+ * The measured step. Throws JobStopped when the API says stop (it has failed the session). An API
+ * older than the step answers `404 route_not_found`: the job goes on as before the step existed
+ * (its settle is the API's own business), so runners can be upgraded before the API.
+ */
+export async function reportMeasured(api: Pick<RunnerApi, "measured">, job: ClaimedJob, durationSeconds: number, log: Pick<Logger, "warn">): Promise<void> {
+  let answer;
+  try {
+    answer = await api.measured(job.id, job.lease.id, durationSeconds);
+  } catch (err) {
+    if (err instanceof ApiRequestError && err.status === 404 && err.code === "route_not_found") {
+      log.warn("the API has no measured step (an older version); going on without it");
+      return;
+    }
+    throw err;
+  }
+  if (!answer.proceed) throw new JobStopped(`the balance does not cover the measured cost (${answer.needed_cents} cents); the API failed the session`);
 }
 
 /** The API could not be told of a finished result in time: the job is handed back, not failed. */

@@ -9,11 +9,12 @@
 // them back so another runner picks them up at once.
 import path from "node:path";
 import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
-import { cleanWorkDir, CompletionNotReported, JobFailure, runJob, type Pipeline } from "./job";
+import { cleanWorkDir, CompletionNotReported, JobFailure, JobStopped, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
 import type { HostResolver } from "../contract/url-policy";
 import type { MediaHardware } from "./media/hardware";
 import { HostFaultError } from "./host-fault";
+import type { AnalysisModels } from "./vision/models";
 
 export interface RunnerConfig {
   concurrency: number;
@@ -28,6 +29,8 @@ export interface RunnerConfig {
   claimWaitSeconds: number;
   /** Keep job folders after the job (debugging). */
   keepWork?: boolean;
+  /** The analysis models, opened once for the process (unused by the media pipeline). */
+  models: AnalysisModels;
 }
 
 type AbortReason = "shutdown" | "cancel" | "lease_lost" | "fatal";
@@ -161,6 +164,7 @@ export class Runner {
         apiOrigin: this.config.apiOrigin,
         allowLoopbackUrls: this.config.allowLoopbackUrls,
         resolver: this.config.resolver,
+        models: this.config.models,
         progress,
       });
       stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (Date.now() - stageStarted) / 1000;
@@ -180,6 +184,9 @@ export class Runner {
     try {
       if (reason === "lease_lost" || err instanceof LeaseLostError) {
         log.warn("lease lost; dropping the job (another runner has it)");
+      } else if (err instanceof JobStopped) {
+        // The API has already failed the session; a report now would only be refused.
+        log.warn("job stopped by the API", { error: err.message });
       } else if (reason === "shutdown" || reason === "fatal") {
         // Handed back so another runner can take it at once (after a revoked token this is refused,
         // and the lease runs out instead).

@@ -12,8 +12,7 @@ import type { Pipeline } from "./job";
 import { createLogger } from "./log";
 import { Runner } from "./loop";
 import { detectMediaHardware } from "./media/hardware";
-import { defaultCenterNetPath } from "./vision/centernet";
-import { chooseDetector } from "./vision/detector";
+import { AnalysisModels, modelSettingsFromEnv } from "./vision/models";
 
 const USAGE = `Usage: npm run runner -- [options]
 
@@ -96,18 +95,19 @@ async function main(): Promise<number> {
   }
   mkdirSync(workDir, { recursive: true });
   const hw = await detectMediaHardware((msg) => log.info(msg));
+  const models = new AnalysisModels(modelSettingsFromEnv());
   if (pipeline === "full") {
     // Which detector jobs will use (a dropped-in trained model wins; the synthetic fixture only on request).
-    const landscape = chooseDetector("landscape");
-    log.info(landscape.kind === "centernet" ? "detector: CenterNet with basketball heads (models/centernet.onnx)" : `detector: ${landscape.modelPath} (${landscape.why})`);
-    if (landscape.kind === "centernet" && !existsSync(defaultCenterNetPath())) {
-      process.stderr.write(`${defaultCenterNetPath()} is missing: it is built by npm ci (postinstall) or npm run models:build\n`);
+    const landscape = models.choose("landscape");
+    log.info(landscape.kind === "centernet" ? `detector: CenterNet with basketball heads (${models.centerNetPath})` : `detector: ${landscape.modelPath} (${landscape.why})`);
+    if (landscape.kind === "centernet" && !existsSync(models.centerNetPath)) {
+      process.stderr.write(`${models.centerNetPath} is missing: it is built by npm ci (postinstall) or npm run models:build\n`);
       return 2;
     }
   }
   const runner = new Runner(
     new RunnerApi(apiUrl, token),
-    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls, resolver: resolverFor(dohUrl), claimWaitSeconds, keepWork: values["keep-work"] },
+    { concurrency, workDir, pipeline, apiOrigin: apiUrl, allowLoopbackUrls, resolver: resolverFor(dohUrl), claimWaitSeconds, keepWork: values["keep-work"], models },
     hw,
     log,
   );
@@ -118,6 +118,8 @@ async function main(): Promise<number> {
   } catch (err) {
     log.error("runner exiting", { error: (err as Error).message });
     return 1;
+  } finally {
+    await models.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // `npm start`: the whole system on this machine. Starts the Worker under
 // wrangler dev (staging environment, local D1/R2/queues/Durable Objects in
-// .local/state), seeds a dev organization with an API key and credits, writes
+// .local/state; card payments through the local stand-in for Stripe), seeds a
+// dev organization with an API key and credits, writes
 // the credentials to .local/dev.json, and stops everything on Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -119,6 +120,9 @@ async function main() {
   Runner        one GPU runner process (logs prefixed [runner])
   Links         loopback allowed (ALLOW_LOOPBACK_URLS=true); host names resolved by ${DOH_URL ?? "Cloudflare's public DoH (set DOH_URL to change)"}
                 try one: npm run serve-videos -- <folder with .mp4 files>   (prints the submit command)
+
+  Payments      the local stand-in for Stripe (no card is charged); top up by card:
+                npm run ops -- top-up:create --org ${creds.organization_id} --cents 5000   (open the printed link, press Pay)
 
   Try:  curl -s ${stack.baseUrl}/v1/balance -H "Authorization: Bearer ${creds.api_key}"
   Press Ctrl-C to stop.${verbose ? "" : "  (Run with -- --verbose for the Worker's logs.)"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S npx tsx
-// Operator CLI: manages organizations, API keys, credits, auto-recharge and runner tokens
+// Operator CLI: manages organizations, API keys, credits, card top-up links, auto-recharge and runner tokens
 // through the operator API. Works against the local stack (defaults read from
 // .local/dev.json) or a deployed Worker (--url and --token, or the
 // HOOPS_API_URL and HOOPS_OPERATOR_TOKEN environment variables).
@@ -19,6 +19,10 @@ Commands:
   credits:add --org ORG_ID --cents N [--source invoice|card_top_up|promotional|manual]
               [--expires-at UNIX_SECONDS] [--note TEXT]
                                               add credit (default expiry: one year)
+  top-up:create --org ORG_ID --cents N         a card top-up link (Stripe Checkout; locally, the stand-in)
+                                              for N cents: send the printed URL to the payer; paying it adds
+                                              N cents once, on the provider's signed confirmation (24 h)
+  top-up:get LINK_ID                          a top-up link's status (open, paid, expired)
   auto-recharge:set --org ORG_ID --threshold-cents N --amount-cents N --customer cus_… --payment-method pm_…
                                               charge N cents off-session (at most hourly) when a settle
                                               leaves available credit below the threshold
@@ -107,6 +111,17 @@ async function main(argv: string[]): Promise<number> {
       summary = (r) => `Added ${r.amount_cents} cents to ${r.organization} (grant ${r.id}, expires ${new Date(r.expires_at * 1000).toISOString()})`;
       break;
     }
+    case "top-up:create": {
+      const cents = Number(need(values.cents, "--cents"));
+      if (!Number.isInteger(cents) || cents <= 0) throw new Error("--cents must be a positive integer");
+      result = await client.createTopUpLink(need(values.org, "--org"), cents);
+      summary = (r) => `Top-up link ${r.id}: ${r.amount_cents} cents for ${r.organization}, open until ${new Date(r.expires_at * 1000).toISOString()}. Send the payer:\n${r.url}`;
+      break;
+    }
+    case "top-up:get":
+      result = await client.getTopUpLink(need(arg, "LINK_ID"));
+      summary = (r) => `Top-up link ${r.id}: ${r.amount_cents} cents for ${r.organization}, ${r.status}${r.credit_grant ? ` (grant ${r.credit_grant})` : ""}`;
+      break;
     case "auto-recharge:set": {
       const cents = (flag: "--threshold-cents" | "--amount-cents", value: string | undefined) => {
         const n = Number(need(value, flag));

@@ -1,21 +1,14 @@
-// Assembles the Worker's HTTP surface: the public /v1 API (with its OpenAPI
-// document), the operator /admin/v1 API, and shared error handling.
+// Assembles the Worker's HTTP surface: the public /v1 API and the runner API (apis.ts, each with its
+// OpenAPI document), the operator /admin/v1 API, and shared error handling.
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
+import { createPublicApi, createRunnerApi } from "./apis";
 import { createOpenApiApp } from "./lib/http";
-import { requireApiKey } from "./middleware/auth";
 import { requireOperator } from "./middleware/operator";
 import { finishRequestBody } from "./middleware/request-body";
 import { requestId } from "./middleware/request-id";
-import { requireRunner } from "./middleware/runner-auth";
-import { registerRunnerClaimJob } from "./routes/runner/claim";
-import { registerRunnerCompleteJob } from "./routes/runner/complete";
-import { registerRunnerFailJob } from "./routes/runner/fail";
-import { registerRunnerHeartbeat } from "./routes/runner/heartbeat";
-import { registerRunnerCreateOutput } from "./routes/runner/outputs";
-import { registerRunnerReleaseJob } from "./routes/runner/release";
 import { services } from "./middleware/services";
 import { registerAdminCreateApiKey } from "./routes/admin/api-keys-create";
 import { registerAdminRevokeApiKey } from "./routes/admin/api-keys-revoke";
@@ -25,98 +18,17 @@ import { registerAdminEmitEvent } from "./routes/admin/events-create";
 import { registerAdminCreateGroup } from "./routes/admin/groups-create";
 import { registerAdminCreateOrganization } from "./routes/admin/organizations-create";
 import { registerAdminCreateRunnerToken } from "./routes/admin/runner-tokens-create";
+import { registerAdminCreateTopUpLink } from "./routes/admin/top-up-links-create";
+import { registerAdminGetTopUpLink } from "./routes/admin/top-up-links-get";
+import { registerPaymentPages } from "./routes/payments/pages";
+import { registerPaymentWebhook } from "./routes/payments/webhook";
 import { registerAdminRevokeRunnerToken } from "./routes/admin/runner-tokens-revoke";
-import { registerGetBalance } from "./routes/balance/get";
-import { registerCreateSession } from "./routes/sessions/create";
-import { registerGetSession } from "./routes/sessions/get";
-import { registerListSessionHighlights } from "./routes/sessions/highlights-list";
-import { registerListSessions } from "./routes/sessions/list";
-import { registerListSessionPlayers } from "./routes/sessions/players-list";
-import { registerListSessionShots } from "./routes/sessions/shots-list";
-import { registerCreateSessionShareLink } from "./routes/sessions/share-links-create";
-import { registerListUsage } from "./routes/usage/list";
-import { registerListEvents } from "./routes/events/list";
-import { registerCreateWebhookEndpoint } from "./routes/webhook-endpoints/create";
-import { registerDeleteWebhookEndpoint } from "./routes/webhook-endpoints/delete";
-import { registerGetWebhookEndpoint } from "./routes/webhook-endpoints/get";
-import { registerListWebhookEndpoints } from "./routes/webhook-endpoints/list";
-import { registerTestWebhookEndpoint } from "./routes/webhook-endpoints/test";
 import { registerMediaEndpoints } from "./routes/media/get";
-import { registerCreateUpload } from "./routes/uploads/create";
 import { registerTusEndpoints } from "./routes/uploads/tus";
 import { registerMcpEndpoint } from "./routes/mcp/handle";
 import { registerDocsEndpoints } from "./routes/docs/get";
 import { registerHubEndpoints } from "./routes/hub/get";
-import { PUBLIC_API_DESCRIPTION, PUBLIC_OPENAPI_PATH, RUNNER_API_DESCRIPTION, RUNNER_OPENAPI_PATH } from "./schemas/api-descriptions";
-import { PUBLIC_API_EXAMPLES, RUNNER_API_EXAMPLES, withExamples } from "./schemas/examples";
-
-export const API_VERSION = "1.0.0";
-
-function createPublicApi() {
-  const api = createOpenApiApp();
-  api.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "An API key: `hk_prod_…` in production, `hk_stg_…` in staging.",
-  });
-  // The interface description itself is public, like Stripe's; /docs renders it.
-  api.get(PUBLIC_OPENAPI_PATH, (c) =>
-    c.json(
-      withExamples(
-        api.getOpenAPI31Document({
-          openapi: "3.1.0",
-          info: { title: "Basketball Video Analysis API", version: API_VERSION, description: PUBLIC_API_DESCRIPTION },
-          servers: [{ url: "/" }],
-        }),
-        PUBLIC_API_EXAMPLES,
-      ),
-    ),
-  );
-  api.use("/v1/*", async (c, next) => (c.req.path === PUBLIC_OPENAPI_PATH ? next() : requireApiKey(c, next)));
-  registerGetBalance(api);
-  registerCreateSession(api);
-  registerListSessions(api);
-  registerGetSession(api);
-  registerListSessionHighlights(api);
-  registerListSessionShots(api);
-  registerListSessionPlayers(api);
-  registerCreateSessionShareLink(api);
-  registerListUsage(api);
-  registerCreateWebhookEndpoint(api);
-  registerListWebhookEndpoints(api);
-  registerGetWebhookEndpoint(api);
-  registerDeleteWebhookEndpoint(api);
-  registerTestWebhookEndpoint(api);
-  registerListEvents(api);
-  registerCreateUpload(api);
-  return api;
-}
-
-/** The API GPU runners pull work from; its own OpenAPI document. */
-function createRunnerApi() {
-  const runner = createOpenApiApp();
-  runner.openAPIRegistry.registerComponent("securitySchemes", "runnerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "A runner token (`hr_…`) minted with `npm run ops -- runner-token:create`.",
-  });
-  runner.get(RUNNER_OPENAPI_PATH, (c) =>
-    c.json(
-      withExamples(
-        runner.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Runner API", version: API_VERSION, description: RUNNER_API_DESCRIPTION }, servers: [{ url: "/" }] }),
-        RUNNER_API_EXAMPLES,
-      ),
-    ),
-  );
-  runner.use("/runner/v1/*", async (c, next) => (c.req.path === RUNNER_OPENAPI_PATH ? next() : requireRunner(c, next)));
-  registerRunnerClaimJob(runner);
-  registerRunnerHeartbeat(runner);
-  registerRunnerCreateOutput(runner);
-  registerRunnerCompleteJob(runner);
-  registerRunnerFailJob(runner);
-  registerRunnerReleaseJob(runner);
-  return runner;
-}
+import { API_VERSION } from "./schemas/openapi-document";
 
 function createAdminApi() {
   const admin = createOpenApiApp();
@@ -128,6 +40,8 @@ function createAdminApi() {
   registerAdminRevokeApiKey(admin);
   registerAdminAddCredits(admin);
   registerAdminUpdateAutoRecharge(admin);
+  registerAdminCreateTopUpLink(admin);
+  registerAdminGetTopUpLink(admin);
   registerAdminCreateRunnerToken(admin);
   registerAdminRevokeRunnerToken(admin);
   registerAdminEmitEvent(admin);
@@ -199,6 +113,9 @@ export function createApp() {
   registerTusEndpoints(app);
   registerMediaEndpoints(app);
   registerHubEndpoints(app);
+  // Card top-ups: the provider's signed confirmations (the signature is the credential) and the payer's pages.
+  registerPaymentWebhook(app);
+  registerPaymentPages(app);
   // The API references (public and runner), rendered in the browser from the documents above.
   registerDocsEndpoints(app);
   app.route("/", createAdminApi());

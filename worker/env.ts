@@ -41,8 +41,19 @@ export interface Env {
   HUB_BASE_URL?: string;
   /** Secret for signed hub share links (16+ characters); unset, a key derived from MEDIA_SIGNING_SECRET. Rotating it revokes every link. */
   HUB_SIGNING_SECRET?: string;
-  /** Stripe secret key for auto-recharge charges (services/payments.ts); unset ⇒ no charges. */
+  /** Stripe secret key for auto-recharge charges and top-up links (services/payments.ts); unset ⇒ no charges. */
   STRIPE_SECRET_KEY?: string;
+  /**
+   * Signing secret (`whsec_…`) of the payment webhook (`/payments/webhook`): Stripe's, or the
+   * local stand-in's. Unset ⇒ no top-up links (nothing could confirm them).
+   */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /**
+   * "true" (and no STRIPE_SECRET_KEY) puts the local stand-in for Stripe behind the payment
+   * interface: checkout pages of this Worker, Stripe-signed confirmations (local development and
+   * tests only; a production Worker with it on refuses every request).
+   */
+  LOCAL_PAYMENTS?: string;
 }
 
 /** Per-request services handed to handlers (see middleware/services.ts). */

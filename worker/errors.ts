@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   upload_incomplete: { status: 409, type: "invalid_request_error" },
   upload_offset_mismatch: { status: 409, type: "invalid_request_error" },
   upload_expired: { status: 410, type: "invalid_request_error" },
+  checkout_expired: { status: 410, type: "invalid_request_error" },
   upload_content_type_mismatch: { status: 415, type: "invalid_request_error" },
   payload_too_large: { status: 413, type: "invalid_request_error" },
   upload_size_mismatch: { status: 400, type: "invalid_request_error" },
@@ -35,6 +36,8 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: "invalid_request_error" },
   method_not_allowed: { status: 405, type: "invalid_request_error" },
   signature_invalid: { status: 403, type: "invalid_request_error" },
+  // A payment confirmation (webhook) whose signature does not verify: 400, as Stripe's own examples answer.
+  signature_verification_failed: { status: 400, type: "invalid_request_error" },
   lease_lost: { status: 409, type: "invalid_request_error" },
   // api_error
   api_error: { status: 500, type: "api_error" },

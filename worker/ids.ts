@@ -4,7 +4,7 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 export type IdPrefix =
   | "org" | "grp" | "key" | "rt" | "up" | "sess" | "hl" | "shot" | "plr"
-  | "job" | "cg" | "ue" | "we" | "evt" | "whd" | "req" | "lease";
+  | "job" | "cg" | "ue" | "we" | "evt" | "whd" | "req" | "lease" | "tul";
 
 export function randomToken(length: number): string {
   // Rejection sampling keeps the distribution uniform over the 62 symbols.

@@ -2,9 +2,9 @@
 // the source picture through the run's frame mapping.
 import type { Letterbox } from "../media/decode.ts";
 import type { Detection } from "../vision/detector.ts";
-import type { PossessionSegment } from "./possession.ts";
-import type { RGB } from "./teams.ts";
-import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
+import type { PossessionSegment } from "./rules/possession.ts";
+import type { RGB } from "./rules/teams.ts";
+import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
 import type { Box, Point, ShotResult } from "./types.ts";
 
 export function medianColor(cs: RGB[]): RGB {

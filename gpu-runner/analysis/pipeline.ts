@@ -1,46 +1,72 @@
 // analyzeGame: an orchestrator of stage modules, in order —
-//   observe   (real-footage.ts with the trained CenterNet, or observe-frames.ts with a YOLO-contract model)
+//   observe   (observe/real-footage.ts with the trained CenterNet, or whole-frame/observe-frames.ts
+//             with a YOLO-contract model: the only modules that read video)
 //   hoops     (the observers' rim tracks; none → no_hoops)
-//   shots     (attempts.ts around each watched rim, or shots.ts on the whole-frame ball path)
-//   court     (court.ts: the painted key when its colour is known; otherwise no world coordinates)
-//   people    (teams.ts, players.ts: teams, identities, rosters; possession.ts: who holds the ball)
-//   attribution (attribution.ts: release, shooter, spot, facts, tags; boxscore.ts: the one validity rule)
-// and the result and raw artifacts. docs/analysis.md describes every stage.
+//   shots     (rules/attempts.ts around each watched rim, or rules/shots.ts on the whole-frame ball path)
+//   court     (whole-frame/court.ts finds the painted key when its colour is known; rules/geometry.ts
+//             turns it into a homography; otherwise no world coordinates)
+//   people    (rules/teams.ts, rules/players.ts: teams, identities, rosters; rules/possession.ts)
+//   attribution (rules/attribution.ts: release, shooter, spot, facts, tags; rules/boxscore.ts: the one validity rule)
+// and the result and raw artifacts. The folders are roles: observe/ reads video, rules/ is pure
+// basketball logic over what was observed, whole-frame/ is the synthetic games' path.
+// docs/analysis.md describes every stage.
 import { mkdir } from "node:fs/promises";
 import { shotPoints } from "../../contract/box-score.ts";
 import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
-import { loadBasketballModel, type BasketballModel } from "../vision/basketball.ts";
-import { chooseDetector, loadYoloDetector, type Detector } from "../vision/detector.ts";
-import { loadJerseyReader, type JerseyReader } from "../vision/jersey-ocr.ts";
-import { startModelThread } from "../vision/model-thread.ts";
+import type { AnalysisModels } from "../vision/models.ts";
 import { actionRows, ballRows, clusterRows, hoopRows, medianColor, normPoint, possessionRows, round3, roundPt } from "./artifact-rows.ts";
-import { detectAttempts, type AttemptEvidence, type AttemptSettings } from "./attempts.ts";
-import { draftShots, tagShots, type ShooterEvidence } from "./attribution.ts";
-import { attributeAndScore } from "./boxscore.ts";
-import { DEFAULT_KEY_COLOR } from "./court.ts";
-import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./excitement.ts";
-import { worldNormed } from "./geometry.ts";
-import type { Observations } from "./observations.ts";
-import { observeWholeFrames } from "./observe-frames.ts";
-import { applyRosters, buildIdentities, voteJersey } from "./players.ts";
-import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./possession.ts";
-import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./real-footage.ts";
-import { fitHeightModel } from "./release.ts";
-import { detectShots, type ShotEvent } from "./shots.ts";
-import { clusterTeams } from "./teams.ts";
+import { detectAttempts, type AttemptEvidence, type AttemptSettings } from "./rules/attempts.ts";
+import { draftShots, tagShots, type ShooterEvidence } from "./rules/attribution.ts";
+import { attributeAndScore } from "./rules/boxscore.ts";
+import { DEFAULT_KEY_COLOR } from "./whole-frame/court.ts";
+import { CLIP_AFTER_RIM_S, CLIP_BEFORE_RELEASE_S, excitementScore, isLowlight } from "./rules/excitement.ts";
+import { worldNormed } from "./rules/geometry.ts";
+import type { Observations } from "./observe/observations.ts";
+import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
+import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
+import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
+import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./observe/real-footage.ts";
+import { fitHeightModel } from "./rules/release.ts";
+import { detectShots, type ShotEvent } from "./rules/shots.ts";
+import { clusterTeams } from "./rules/teams.ts";
+import { COURT_TEMPLATES, courtNormed } from "./rules/court-template.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
 
 export const RUN_VERSION = 2;
 /** Analysed frames a second with a whole-frame (YOLO-contract) detector. */
 export const DEFAULT_ANALYSIS_FPS = 10;
 
-/** Wall-clock split of the last analyzeGame call in this process (the benches print it). */
-export const lastRunTimings = { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 };
-/** Why each shot of the last analyzeGame call got its shooter (bench/accuracy.ts --misses prints it). */
-export const lastShooterEvidence: ShooterEvidence[] = [];
+/** Wall-clock split of one analysis, in milliseconds summed over frames (the benches print it). */
+export interface RunTimings {
+  decodeWaitMs: number;
+  detectMs: number;
+  ocrMs: number;
+  courtMs: number;
+  otherPerFrameMs: number;
+  scanMs: number;
+  watchMs: number;
+  postMs: number;
+  frames: number;
+}
+
+/** What a run found out about itself, for benches and debugging; never sent to the API. */
+export interface AnalysisDiagnostics {
+  timings: RunTimings;
+  /** Why each shot got its shooter (bench/accuracy.ts --misses prints it). */
+  shooterEvidence: ShooterEvidence[];
+}
+
+/** analyzeGame's answer: the result the job reports, and the run's diagnostics beside it. */
+export interface AnalysisRun extends AnalysisResult {
+  diagnostics: AnalysisDiagnostics;
+}
+
+function emptyDiagnostics(): AnalysisDiagnostics {
+  return { timings: { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 }, shooterEvidence: [] };
+}
 /**
  * Settings for tests and benches, never a customer's: a claimed job has none, so a session always
  * runs with the defaults.
@@ -63,6 +89,8 @@ export interface AnalyzeInput {
   /** The video as the job probed and checked it (gpu-runner/job.ts, probeSource): analysis never probes. */
   video: VideoInfo;
   workDir: string;
+  /** The models to run, opened once by the caller (a runner process, a test, a bench). */
+  models: AnalysisModels;
   /** The customer's submit options (absent fields take the submit defaults). */
   options: Partial<SubmitOptions>;
   rosters?: Roster[];
@@ -74,43 +102,12 @@ export interface AnalyzeInput {
 export type AnalysisErrorCode = "no_shots" | "no_hoops" | "no_court" | "source_invalid" | "unknown";
 
 export class AnalysisError extends Error {
+  /** The failed run's diagnostics, when it got as far as observing. */
+  diagnostics?: AnalysisDiagnostics;
   constructor(readonly code: AnalysisErrorCode, message: string) {
     super(message);
     this.name = "AnalysisError";
   }
-}
-
-// Sessions are expensive to create: one per model file and process (a newly dropped-in model is picked up).
-const yoloDetectors = new Map<string, Promise<Detector>>();
-let basketballModel: Promise<BasketballModel> | null = null;
-let readerPromise: Promise<JerseyReader> | null = null;
-
-function cached<T>(get: () => Promise<T> | null, set: (p: Promise<T> | null) => void, load: () => Promise<T>): Promise<T> {
-  let p = get();
-  if (!p) {
-    p = load();
-    p.catch(() => set(null));
-    set(p);
-  }
-  return p;
-}
-function getYoloDetector(modelPath: string): Promise<Detector> {
-  return cached(() => yoloDetectors.get(modelPath) ?? null, (p) => (p ? yoloDetectors.set(modelPath, p) : yoloDetectors.delete(modelPath)), () => loadYoloDetector(modelPath));
-}
-async function getBasketballModel(): Promise<BasketballModel> {
-  // On its own thread, so that decoding and the regions' preparation go on while it works
-  // (vision/model-thread.ts); HOOPS_MODEL_THREAD=off keeps it on this one (profiling, comparison).
-  const load = () => (process.env.HOOPS_MODEL_THREAD === "off" ? loadBasketballModel() : startModelThread());
-  const model = await cached(() => basketballModel, (p) => (basketballModel = p), load);
-  // A thread that died (out of memory, a native fault) would fail every later job: start a new one.
-  if ("usable" in model && !model.usable) {
-    basketballModel = null;
-    return cached(() => basketballModel, (p) => (basketballModel = p), load);
-  }
-  return model;
-}
-function getReader(): Promise<JerseyReader> {
-  return cached(() => readerPromise, (p) => (readerPromise = p), () => loadJerseyReader());
 }
 
 /**
@@ -123,11 +120,10 @@ export function wantsJerseyNumbers(options: AnalyzeInput["options"]): boolean {
 }
 
 /** Stage 1: observe the video with the chosen detector (see chooseDetector). */
-async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: string, percent: number) => void): Promise<Observations> {
-  const choice = chooseDetector(info.height > info.width ? "portrait" : "landscape", input.settings?.detector);
-  const reader = wantsJerseyNumbers(input.options) ? await getReader() : null;
-  const tm = lastRunTimings;
-  Object.assign(tm, { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 });
+async function observe(input: AnalyzeInput, info: VideoInfo, tm: RunTimings, progress: (stage: string, percent: number) => void): Promise<Observations> {
+  const { models } = input;
+  const choice = models.choose(info.height > info.width ? "portrait" : "landscape", input.settings?.detector);
+  const reader = wantsJerseyNumbers(input.options) ? await models.jerseyReader() : null;
   try {
     if (choice.kind === "yolo") {
       // Inference runs on at most `settings.analysisFps` frames a second (default 10): a shot's flight still
@@ -135,7 +131,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: s
       // per-frame work to a third on 30 fps video (10 and 15 scored alike on the synthetic games).
       const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
       const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
-      const detector = await getYoloDetector(choice.modelPath);
+      const detector = await models.yoloDetector(choice.modelPath);
       return await observeWholeFrames(input.videoPath, info, detector, reader, {
         fps,
         keyColor: input.settings?.keyColor ? { color: input.settings.keyColor, tolerance: DEFAULT_KEY_COLOR.tolerance } : DEFAULT_KEY_COLOR,
@@ -144,7 +140,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, progress: (stage: s
         onFrame: (f, expected) => f % 15 === 0 && progress("analyze", Math.min(99, (100 * f) / expected)),
       });
     }
-    const model = await getBasketballModel();
+    const model = await models.basketball();
     const fps = Math.min(input.settings?.analysisFps ?? REAL_FOOTAGE_DEFAULTS.fps, info.fps);
     const obs = await observeRealFootage(input.videoPath, info, model, reader, {
       ...realFootageSettings(input.settings?.realFootage),
@@ -190,22 +186,28 @@ function findShots(obs: Observations, attempts?: Partial<AttemptSettings>): Foun
   return kept.sort((a, b) => a.rimFrame - b.rimFrame);
 }
 
-export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisResult> {
+export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisRun> {
   const progress = throttle(input.onProgress);
   const info = input.video;
+  const diagnostics = emptyDiagnostics();
   await mkdir(input.workDir, { recursive: true });
   progress("analyze", 0);
-  const obs = await observe(input, info, progress);
-  if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
-  progress("analyze", 100);
-  return analyzeObservations(input, info, obs);
+  try {
+    const obs = await observe(input, info, diagnostics.timings, progress);
+    if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
+    progress("analyze", 100);
+    return await analyzeObservations(input, info, obs, diagnostics);
+  } catch (e) {
+    if (e instanceof AnalysisError) e.diagnostics = diagnostics;
+    throw e;
+  }
 }
 
 /**
  * Everything after the observation: people, hoops, shots, court, attribution, the result and the
  * artifacts. Separate so that benches can replay cached observations through the same logic.
  */
-export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings"> & { options?: AnalyzeInput["options"] }, info: VideoInfo, obs: Observations): Promise<AnalysisResult> {
+export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings"> & { options?: AnalyzeInput["options"] }, info: VideoInfo, obs: Observations, diagnostics = emptyDiagnostics()): Promise<AnalysisRun> {
   await mkdir(input.workDir, { recursive: true });
   const { fps, frames: n, frame: lb, ball, tracks } = obs;
   const postStart = performance.now();
@@ -249,7 +251,6 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     throw new AnalysisError("no_shots", "no shot attempts were detected");
   }
 
-  lastShooterEvidence.length = 0;
   const attributionInput = {
     fps,
     frames: n,
@@ -262,8 +263,9 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     segments,
     heightModel: fitHeightModel(tracks),
     keySamples: courtCalibrated ? obs.keySamples : null,
+    courtViews: obs.courtViews ?? null,
     picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
-    evidence: lastShooterEvidence,
+    evidence: diagnostics.shooterEvidence,
     // Real footage sees the ball in pieces (the rim's region, the scan a few times a second), and
     // slow motion stretches a flight past 2.5 s.
     releaseSearch: obs.rimWatch ? { windowS: 4, contiguous: true } : undefined,
@@ -302,7 +304,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
       is_fouled: fouled[i],
       location: {
         shot_image_normed: d.feet ? roundPt(toNorm(d.feet)) : null,
-        shot_world_normed: d.world ? roundPt(worldNormed(d.world)) : null,
+        shot_world_normed: d.world ? roundPt(d.courtType ? courtNormed(COURT_TEMPLATES[d.courtType], d.world) : worldNormed(d.world)) : null,
         hoop_image_normed: roundPt(toNorm([d.hoopBox.cx, d.hoopBox.cy])),
       },
       excitement_score: excitementScore({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point, is_fouled: fouled[i], assisted: players.assister !== null, distance_m: d.distance }),
@@ -312,9 +314,9 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
   });
 
-  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e) => ({ rim: e.rimFrame / fps, evidence: e.evidence }))));
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType } }))));
 
-  lastRunTimings.postMs = performance.now() - postStart;
+  diagnostics.timings.postMs = performance.now() - postStart;
   const ballPath: Array<[number, number, number]> = [];
   for (let f = 0; f < n; f += Math.max(1, Math.round(fps / 10))) {
     const b = ball[f];
@@ -334,6 +336,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     totals: attribution.totals,
     artifacts,
     ball_path: ballPath,
+    diagnostics,
   };
 }
 

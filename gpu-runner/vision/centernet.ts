@@ -13,8 +13,8 @@ import { createSession, optimizationLevelHint, type GraphOptimizationLevel } fro
 const REPO_MODELS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
 const CORE_OUTPUTS = ["heatmap", "wh", "feature"] as const;
 
-/** `$HOOPS_MODEL_DIR/centernet.onnx` when that exists, else the one `npm ci` built in models/. */
-export function defaultCenterNetPath(dir = process.env.HOOPS_MODEL_DIR): string {
+/** `DIR/centernet.onnx` when that exists (a model directory's own, HOOPS_MODEL_DIR), else the one `npm ci` built in models/. */
+export function defaultCenterNetPath(dir?: string): string {
   if (dir) {
     const own = path.join(dir, "centernet.onnx");
     if (existsSync(own)) return own;

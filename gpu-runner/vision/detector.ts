@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
+import { boxIou } from "./boxes.ts";
 import { parseClassNames, readModelInfo } from "./model-metadata.ts";
 import { createSession, optimizationLevelHint } from "./session.ts";
 
@@ -42,7 +43,7 @@ export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.
  * A trained model dropped in as `detector.onnx` wins over the built-in default (used for every
  * orientation, letterboxed). The default comes in a landscape and a portrait input size.
  */
-export function resolveDetectorModel(orientation: "landscape" | "portrait" = "landscape", dir = process.env.HOOPS_MODEL_DIR ?? DEFAULT_MODEL_DIR): string {
+export function resolveDetectorModel(orientation: "landscape" | "portrait" = "landscape", dir = DEFAULT_MODEL_DIR): string {
   const trained = path.join(dir, "detector.onnx");
   if (existsSync(trained)) return trained;
   const portrait = path.join(dir, "default-detector-portrait.onnx");
@@ -60,12 +61,12 @@ export type DetectorChoice =
 /**
  * Which detector a run uses. A trained YOLO export dropped into the model directory always wins
  * (the model contract). The colour-filter fixture is used only when asked for explicitly, by an
- * analysis option or `HOOPS_DETECTOR=synthetic-fixture`, which tests and benches of the synthetic
- * games set; a production runner never falls back to it. Otherwise: the trained CenterNet.
+ * analysis setting or `HOOPS_DETECTOR=synthetic-fixture` (vision/models.ts), which tests and benches
+ * of the synthetic games set; a production runner never falls back to it. Otherwise: the trained CenterNet.
  */
-export function chooseDetector(orientation: "landscape" | "portrait", requested?: string, dir = process.env.HOOPS_MODEL_DIR ?? DEFAULT_MODEL_DIR): DetectorChoice {
+export function chooseDetector(orientation: "landscape" | "portrait", requested: string | undefined, dir: string): DetectorChoice {
   if (existsSync(path.join(dir, "detector.onnx"))) return { kind: "yolo", modelPath: path.join(dir, "detector.onnx"), why: "trained model in the model directory" };
-  if ((requested ?? process.env.HOOPS_DETECTOR) === SYNTHETIC_FIXTURE) return { kind: "yolo", modelPath: resolveDetectorModel(orientation, dir), why: "synthetic fixture requested" };
+  if (requested === SYNTHETIC_FIXTURE) return { kind: "yolo", modelPath: resolveDetectorModel(orientation, dir), why: "synthetic fixture requested" };
   return { kind: "centernet", why: "default" };
 }
 
@@ -142,13 +143,6 @@ export function decodeYoloOutput(data: Float32Array, rows: number, n: number, ki
     byKind[kind].push({ kind, score: bestScore, cx: data[a], cy: data[n + a], w: data[2 * n + a], h: data[3 * n + a] });
   }
   return [...nms(byKind.ball, iou), ...nms(byKind.hoop, iou), ...nms(byKind.person, iou)];
-}
-
-export function boxIou(a: { cx: number; cy: number; w: number; h: number }, b: { cx: number; cy: number; w: number; h: number }): number {
-  const ix = Math.max(0, Math.min(a.cx + a.w / 2, b.cx + b.w / 2) - Math.max(a.cx - a.w / 2, b.cx - b.w / 2));
-  const iy = Math.max(0, Math.min(a.cy + a.h / 2, b.cy + b.h / 2) - Math.max(a.cy - a.h / 2, b.cy - b.h / 2));
-  const inter = ix * iy;
-  return inter / (a.w * a.h + b.w * b.h - inter || 1);
 }
 
 /** Like Ultralytics' max_det: bounds NMS cost when a frame lights up everywhere (e.g. a jersey-coloured wall). */

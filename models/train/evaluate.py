@@ -3,6 +3,8 @@ of ../shared/datasets/basketball-det, run in onnxruntime: the same script scores
 (models/centernet.onnx, heads on frozen features) and a fine-tuned one.
 
   VENV/bin/python models/train/evaluate.py MODEL.onnx [MODEL2.onnx …] [--split test] [--json out.json]
+  VENV/bin/python models/train/evaluate.py MODEL.onnx … --data realclips --split val   (the labelled
+      tuning-clip frames of models/train/realclip-labels.json; `val` = its val clips, never trained on)
 
 Inputs: each image with its original aspect restored, letterboxed on a 512×512 gray canvas
 ("single"), and 2×2 / 3×3 mosaics of such images on 512×512 ("mosaic2", "mosaic3": objects at
@@ -28,7 +30,7 @@ import numpy as np
 import onnxruntime as ort
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from data import compose, letterbox, load_dataset, read_rgb  # noqa: E402
+from data import compose, letterbox, load_dataset, load_realclip_frames, read_rgb  # noqa: E402
 
 SIZE = 512
 
@@ -126,8 +128,8 @@ CLASS_SETS = {
 }
 
 
-def evaluate(models: list[str], split: str, conditions: list[str], seed: int = 99):
-    images = [im for im in load_dataset() if im.split == split]
+def evaluate(models: list[str], split: str, conditions: list[str], seed: int = 99, data: str = "dataset"):
+    images = [im for im in (load_realclip_frames() if data == "realclips" else load_dataset()) if im.split == split]
     sessions = [Model(m) for m in models]
     results = {m: {} for m in models}
     for cls, (plane, label, eligible) in CLASS_SETS.items():
@@ -171,12 +173,13 @@ if __name__ == "__main__":
     p.add_argument("--conditions", default="single,mosaic2,mosaic3")
     p.add_argument("--classes", default="")
     p.add_argument("--json", default="")
+    p.add_argument("--data", default="dataset", choices=["dataset", "realclips"])
     a = p.parse_args()
     if a.classes:
         for k in list(CLASS_SETS):
             if k not in a.classes.split(","):
                 del CLASS_SETS[k]
-    res = evaluate(a.models, a.split, a.conditions.split(","))
+    res = evaluate(a.models, a.split, a.conditions.split(","), data=a.data)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"split": a.split, "results": res}, f, indent=1)
+            json.dump({"data": a.data, "split": a.split, "results": res}, f, indent=1)

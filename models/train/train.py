@@ -1,5 +1,6 @@
 """Fine-tunes the WHOLE converted CenterNet (MobileNetV3 backbone, pyramid, COCO heads and the
-basketball heads `ball`, `rim`, `rim_size`) end to end on ../shared/datasets/basketball-det.
+basketball heads `ball`, `rim`, `rim_size`) end to end on ../shared/datasets/basketball-det, plus
+(with --realclip-share) the labelled frames of the tuning clips (models/train/realclip-labels.json).
 
 A developer tool (never run in CI, never imported by the runner or the tests); see docs/analysis.md
 "Fine-tuned detector (models/train)" for the command that made the committed weights.
@@ -34,7 +35,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from data import STRIDE, compose, heatmap, load_dataset, read_rgb  # noqa: E402
+from data import STRIDE, compose, crop_image, heatmap, load_dataset, load_realclip_frames, read_rgb  # noqa: E402
 from onnx_torch import load  # noqa: E402
 
 p = argparse.ArgumentParser()
@@ -51,6 +52,7 @@ p.add_argument("--threads", type=int, default=2)
 p.add_argument("--w-heat", type=float, default=20, help="weight of the COCO heatmap distillation")
 p.add_argument("--resume", action="store_true")
 p.add_argument("--max-minutes", type=float, default=0, help="stop (after saving) when this much wall time has passed in this process")
+p.add_argument("--realclip-share", type=float, default=0, help="share of samples that are a labelled tuning-clip frame (models/train/realclip-labels.json, train clips), whole or a crop around an object")
 args = p.parse_args()
 
 torch.set_num_threads(args.threads)
@@ -97,6 +99,10 @@ images = [im for im in load_dataset() if im.split == "train"]
 rim_pool = [im for im in images if im.rim_exhaustive]
 ball_pool = [im for im in images if im.ball_labelled]
 print(f"train images: {len(images)} ({len(rim_pool)} rim-exhaustive, {len(ball_pool)} ball-labelled)", flush=True)
+# Frames from the tuning clips only (the loader refuses any other clip); the label file's val clips stay out.
+realclip_pool = [im for im in load_realclip_frames() if im.split == "train"] if args.realclip_share else []
+if args.realclip_share:
+    print(f"tuning-clip frames: {len(realclip_pool)} from {len({im.session for im in realclip_pool})} clips, share {args.realclip_share}", flush=True)
 
 _cache: dict[str, np.ndarray] = {}
 
@@ -109,13 +115,39 @@ def cached(file: str) -> np.ndarray:
     return _cache[file]
 
 
+_full: dict[str, np.ndarray] = {}
+
+
+def realclip_sample(rng: np.random.Generator):
+    """One tuning-clip frame on the canvas: whole (40 %) or a window of 30–80 % of its sides around a
+    labelled object (or anywhere when it has none), as the runner sees whole frames and rim crops."""
+    im = realclip_pool[int(rng.integers(len(realclip_pool)))]
+    if im.file not in _full:  # kept at the dataset's 640×640 (stretched): crops need more than 320
+        _full[im.file] = read_rgb(im.file)
+    rgb = _full[im.file]
+    if rng.random() < 0.4:
+        return compose([im], args.canvas, 1, rng, (0.6, 1.0), cache=lambda f: rgb)
+    f = rng.uniform(0.3, 0.8)
+    if im.boxes:
+        _, cx, cy, _, _ = im.boxes[int(rng.integers(len(im.boxes)))]
+    else:
+        cx, cy = rng.uniform(0, 1), rng.uniform(0, 1)
+    cx, cy = cx + rng.uniform(-0.3, 0.3) * f, cy + rng.uniform(-0.3, 0.3) * f
+    x0, y0 = min(max(0.0, cx - f / 2), 1 - f), min(max(0.0, cy - f / 2), 1 - f)
+    part, pixels = crop_image(im, rgb, x0, y0, x0 + f, y0 + f)
+    return compose([part], args.canvas, 1, rng, (0.6, 1.0), rgbs=[pixels])
+
+
 def sample(rng: np.random.Generator):
-    k = int(rng.choice([1, 2, 3], p=[0.3, 0.45, 0.25]))
-    tiles = []
-    for _ in range(k * k):
-        pool = rim_pool if rng.random() < 0.45 else ball_pool
-        tiles.append(pool[int(rng.integers(len(pool)))])
-    placed = compose(tiles, args.canvas, k, rng, (0.45, 1.0) if k == 1 else (0.7, 1.0), cache=cached)
+    if args.realclip_share and rng.random() < args.realclip_share:
+        placed = realclip_sample(rng)
+    else:
+        k = int(rng.choice([1, 2, 3], p=[0.3, 0.45, 0.25]))
+        tiles = []
+        for _ in range(k * k):
+            pool = rim_pool if rng.random() < 0.45 else ball_pool
+            tiles.append(pool[int(rng.integers(len(pool)))])
+        placed = compose(tiles, args.canvas, k, rng, (0.45, 1.0) if k == 1 else (0.7, 1.0), cache=cached)
     img = placed.rgb.astype(np.float32)
     # Photometric jitter: brightness, contrast; sometimes a blur like a small, soft real-footage object.
     img = (img - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-30, 30)

@@ -2,6 +2,7 @@
 // queues and Durable Objects persisted to a folder), with migrations applied.
 // Used by `npm start`, the end-to-end tests and the benchmarks.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,6 +89,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     "--var", `MEDIA_SIGNING_SECRET:${opts.mediaSigningSecret}`,
     "--var", `ALLOW_LOOPBACK_URLS:${opts.allowLoopbackUrls ? "true" : "false"}`,
     "--var", `PUBLIC_BASE_URL:http://127.0.0.1:${port}`,
+    // Card payments go to the local stand-in for Stripe (worker/services/payments.ts), whose
+    // confirmations are signed with this secret, as Stripe signs with the webhook's.
+    "--var", "LOCAL_PAYMENTS:true",
+    "--var", `STRIPE_WEBHOOK_SECRET:whsec_local_${randomBytes(24).toString("hex")}`,
     ...(opts.dohUrl ? ["--var", `DOH_URL:${opts.dohUrl}`] : []),
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ];

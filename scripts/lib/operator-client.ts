@@ -41,6 +41,12 @@ export class OperatorClient {
   addCredits(orgId: string, grant: { amount_cents: number; source?: string; expires_at?: number; note?: string }) {
     return this.request("POST", `/admin/v1/organizations/${orgId}/credits`, grant);
   }
+  createTopUpLink(orgId: string, amountCents: number) {
+    return this.request("POST", `/admin/v1/organizations/${orgId}/top_up_links`, { amount_cents: amountCents });
+  }
+  getTopUpLink(id: string) {
+    return this.request("GET", `/admin/v1/top_up_links/${id}`);
+  }
   createRunnerToken(name?: string) {
     return this.request("POST", "/admin/v1/runner_tokens", name ? { name } : {});
   }

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addShot, boxScoresFromShots, emptyBoxScore, SHOT_ROLES, shotAdmits, type AttributedShot, type ShotRole } from "../../contract/box-score";
-import { attributeAndScore, type PlayerInfo, type ShotFacts, type Tag } from "../../gpu-runner/analysis/boxscore";
+import { attributeAndScore, type PlayerInfo, type ShotFacts, type Tag } from "../../gpu-runner/analysis/rules/boxscore";
 import { lineFromShots, specPoints, type ShotAsSeen } from "../support/box-score-truth";
 
 const PLAYER_KEYS = ["p0", "p1", "p2", "p3", "p4", "p5"];
@@ -67,7 +67,7 @@ describe("the box-score rule", () => {
   });
 });
 
-describe("the runner's attribution (gpu-runner/analysis/boxscore.ts)", () => {
+describe("the runner's attribution (gpu-runner/analysis/rules/boxscore.ts)", () => {
   const players = fc.uniqueArray(
     fc.record({ key: fc.constantFrom(...PLAYER_KEYS), team_id: fc.constantFrom<0 | 1 | null>(0, 1, null), valid: fc.boolean() }),
     { selector: (p) => p.key, maxLength: PLAYER_KEYS.length },

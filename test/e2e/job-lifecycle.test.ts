@@ -24,6 +24,7 @@ const videos = {
   tooBig: path.join(dir, "too-big.mp4"),
   long: path.join(dir, "long.mp4"),
   short: path.join(dir, "short.mp4"),
+  minute: path.join(dir, "minute.mp4"),
 };
 
 beforeAll(async () => {
@@ -31,6 +32,7 @@ beforeAll(async () => {
   makeTestVideo(videos.tooBig, { width: 2560, height: 1440, seconds: 1, fps: 10 });
   makeTestVideo(videos.long, { width: 1280, height: 720, seconds: 15 });
   makeTestVideo(videos.short, { width: 640, height: 360, seconds: 2 });
+  makeTestVideo(videos.minute, { width: 320, height: 240, seconds: 60, fps: 5 });
   [stack, receiver] = await Promise.all([startTestStack({ vars: { JOB_LEASE_SECONDS: String(LEASE_SECONDS) } }), startWebhookReceiver()]);
   const org = await stack.ops.createOrganization("lifecycle");
   orgId = org.id;
@@ -184,6 +186,28 @@ describe("job lifecycle end to end", () => {
     expect(again.body.error).toMatchObject({ code: "resource_missing", param: "source.upload_id" });
     runner.child.kill("SIGTERM");
     await runner.exited;
+  });
+
+  it("2 cents and a 60-second video submitted as 1 second: the runner measures it, the session fails before any work, nothing is charged", async () => {
+    const org = await stack.ops.createOrganization("two cents");
+    await stack.ops.addCredits(org.id, { amount_cents: 2 });
+    key = (await stack.ops.createApiKey(org.id)).key;
+    const uploadId = await uploadVideo(videos.minute);
+    const submitted = await api("POST", "/v1/sessions", { source: { type: "upload", upload_id: uploadId }, duration_seconds: 1 });
+    expect(submitted.status).toBe(200);
+    expect((await api("GET", "/v1/balance")).body).toMatchObject({ credit_cents: 2, held_cents: 1 });
+    const runner = launch();
+    const done = await waitFor(submitted.body.id, ["processed", "failed"]);
+    expect(done).toMatchObject({ status: "failed", cost_cents: null, duration_seconds: 60, error: { code: "unknown" } });
+    expect(done.error.message).toBe("The video is 60 seconds long, which costs 9 cents, but only 2 cents of credit was available. Nothing was charged; add credit, then submit the video again.");
+    expect((await api("GET", "/v1/balance")).body).toMatchObject({ credit_cents: 2, held_cents: 0, available_cents: 2 });
+    const usage = (await api("GET", "/v1/usage")).body;
+    expect(usage.data.find((u: any) => u.session === submitted.body.id)).toMatchObject({ status: "voided", settled_cents: null });
+    // The runner stopped right after measuring: no renditions, no failure report of its own.
+    await waitForLog(runner, (l) => l.includes('"job stopped by the API"') && l.includes(submitted.body.id));
+    expect(runner.logs.filter((l) => l.includes(submitted.body.id) && /"stage":"renditions"|"job failed"|"job completed"/.test(l))).toEqual([]);
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toBe(0);
   });
 
   it("a runner killed mid-job: the job is re-claimed after the lease and completes exactly once", async () => {

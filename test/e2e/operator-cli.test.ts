@@ -48,6 +48,32 @@ describe("operator CLI against the local stack", () => {
     expect(((await after.json()) as any).error.code).toBe("invalid_api_key");
   });
 
+  it("creates a card top-up link; paying it through the local stand-in adds the amount exactly once", async () => {
+    const org = JSON.parse(await ops("org:create", "--name", "Top-up org", "--json"));
+    const key = JSON.parse(await ops("key:create", "--org", org.id, "--json"));
+    await ops("credits:add", "--org", org.id, "--cents", "100");
+    const human = await ops("top-up:create", "--org", org.id, "--cents", "4200");
+    expect(human).toMatch(/Top-up link tul_\w+: 4200 cents/);
+    const url = human.trim().split("\n").at(-1)!;
+    expect(url).toMatch(new RegExp(`^${stack.baseUrl}/local-checkout/cs_local_\\w+$`));
+    expect(((await (await balance(key.key)).json()) as any).available_cents).toBe(100);
+
+    // The payer opens the page and presses Pay; the stand-in sends the Worker a signed confirmation.
+    const page = await fetch(url, { headers: { Accept: "text/html" } });
+    expect(await page.text()).toContain("Pay $42.00");
+    const paid = await fetch(url, { method: "POST", headers: { Accept: "text/html" }, redirect: "manual" });
+    expect(paid.status).toBe(303);
+    await paid.body?.cancel();
+    expect(((await (await balance(key.key)).json()) as any).available_cents).toBe(4300);
+
+    // Paying again sends nothing that grants: still 4300.
+    const again = await fetch(url, { method: "POST" });
+    expect(await again.json()).toMatchObject({ already_paid: true });
+    expect(((await (await balance(key.key)).json()) as any).available_cents).toBe(4300);
+    const linkId = /Top-up link (tul_\w+)/.exec(human)![1];
+    expect(await ops("top-up:get", linkId)).toMatch(/4200 cents .*, paid \(grant cg_\w+\)/);
+  });
+
   it("mints and revokes runner tokens", async () => {
     const token = JSON.parse(await ops("runner-token:create", "--name", "gpu-1", "--json"));
     expect(token.token).toMatch(/^hr_/);

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { OperatorClient } from "../../scripts/lib/operator-client";
+import { sendPastDevProxyDrops } from "./dev-proxy";
 import { startLocalStack, type LocalStack } from "../../scripts/lib/local-stack";
 
 export interface TestStack extends LocalStack {
@@ -46,13 +47,18 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
   };
 }
 
-/** Reserves an upload of `size` bytes of video/mp4 through the public API (POST /v1/uploads). */
+/**
+ * Reserves an upload of `size` bytes of video/mp4 through the public API (POST /v1/uploads); a send
+ * `wrangler dev`'s proxy drops (it never reached the Worker, see dev-proxy.ts) is sent again.
+ */
 export async function reserveUpload(baseUrl: string, apiKey: string, size: number): Promise<{ id: string; upload_url: string }> {
-  const res = await fetch(`${baseUrl}/v1/uploads`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ content_type: "video/mp4", size }),
-  });
+  const { res } = await sendPastDevProxyDrops(() =>
+    fetch(`${baseUrl}/v1/uploads`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ content_type: "video/mp4", size }),
+    }),
+  );
   if (res.status !== 200) throw new Error(`POST /v1/uploads answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { id: string; upload_url: string };
 }

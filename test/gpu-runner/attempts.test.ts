@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectAttempts, madeFrom } from "../../gpu-runner/analysis/attempts.ts";
-import type { BallObs } from "../../gpu-runner/analysis/tracks.ts";
+import { detectAttempts, madeFrom } from "../../gpu-runner/analysis/rules/attempts.ts";
+import type { BallObs } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 // A rim 40 px wide at (500, 200); ball positions given in rim widths (u across, v down).
 const RIM = { cx: 500, cy: 200, w: 40, h: 12 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildBallPath, dropStatic } from "../../gpu-runner/analysis/ball-path.ts";
+import { buildBallPath, dropStatic } from "../../gpu-runner/analysis/rules/ball-path.ts";
 
 const c = (cx: number, cy: number, score = 0.6, w = 20) => ({ cx, cy, w, h: w, score });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { attributeAndScore, type PlayerInfo, type ShotFacts, type Tag } from "../../gpu-runner/analysis/boxscore.ts";
-import { clusterTeams } from "../../gpu-runner/analysis/teams.ts";
-import { applyRosters, buildIdentities, voteJersey } from "../../gpu-runner/analysis/players.ts";
-import type { PlayerTrack } from "../../gpu-runner/analysis/tracks.ts";
-import { excitementScore } from "../../gpu-runner/analysis/excitement.ts";
+import { attributeAndScore, type PlayerInfo, type ShotFacts, type Tag } from "../../gpu-runner/analysis/rules/boxscore.ts";
+import { clusterTeams } from "../../gpu-runner/analysis/rules/teams.ts";
+import { applyRosters, buildIdentities, voteJersey } from "../../gpu-runner/analysis/rules/players.ts";
+import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
+import { excitementScore } from "../../gpu-runner/analysis/rules/excitement.ts";
 
 const players: PlayerInfo[] = [
   { key: "a", team_id: 0, valid: true },

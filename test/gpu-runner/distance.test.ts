@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateShotDistance, PLAYER_HEIGHT_M, RIM_WIDTH_M } from "../../gpu-runner/analysis/distance.ts";
+import { estimateShotDistance, PLAYER_HEIGHT_M, RIM_WIDTH_M } from "../../gpu-runner/analysis/rules/distance.ts";
 
 describe("court-free shot distance", () => {
   // A 1920-wide picture, 70° across: focal length ≈ 1371 px.

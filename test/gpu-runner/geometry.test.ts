@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { courtHomography, findKeyQuad, reduceToQuad, convexHull } from "../../gpu-runner/analysis/court.ts";
-import { applyH, homographyFrom4, invertH, isThreePointWorld, worldNormed, distanceToFtSpot, type Homography } from "../../gpu-runner/analysis/geometry.ts";
+import { findKeyQuad, reduceToQuad, convexHull } from "../../gpu-runner/analysis/whole-frame/court.ts";
+import { applyH, courtHomography, homographyFrom4, invertH, isThreePointWorld, worldNormed, distanceToFtSpot, type Homography } from "../../gpu-runner/analysis/rules/geometry.ts";
 import { project } from "../../scripts/synth/camera.ts";
 import { BASELINE_X, COURT, HOOP_X } from "../../scripts/synth/court.ts";
 import { makeRenderer, type CameraVariant } from "../../scripts/synth/render.ts";

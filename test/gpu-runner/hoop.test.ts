@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ballCameToRim, isLight, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/hoop.ts";
-import type { BallObs } from "../../gpu-runner/analysis/tracks.ts";
+import { ballCameToRim, isLight, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/rules/hoop.ts";
+import type { BallObs } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
 

@@ -13,6 +13,10 @@ import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.t
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { CACHE_DIR } from "./fixtures.ts";
+import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const WORK = path.join(CACHE_DIR, "length");
 /** Segments are cut to a whole number of scan samples (6 source frames at 30 fps = 0.2 s), so the analysis grid lines up at every join. */
@@ -49,7 +53,7 @@ function join(segments: Segment[], out: string): string {
 
 async function shotsOf(file: string, work: string): Promise<Shot[]> {
   try {
-    const r = await analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, work), options: {} });
+    const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(WORK, work), options: {} });
     return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
   } catch (e) {
     if (e instanceof AnalysisError && e.code === "no_shots") return [];

@@ -17,6 +17,10 @@ import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
 import { analysisFailure } from "../../gpu-runner/job.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
+import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const WORK = mkdtempSync(path.join(tmpdir(), "never-invent-"));
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
@@ -74,7 +78,7 @@ async function analyse(file: string): Promise<Outcome> {
   const workDir = path.join(WORK, `work-${path.basename(file, ".mp4")}`);
   let result: AnalysisResult | null = null, code = "processed";
   try {
-    result = await analyzeGame({ videoPath: file, video: info, workDir, options: {} });
+    result = await analyzeGame({ models, videoPath: file, video: info, workDir, options: {} });
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
     code = e.code;

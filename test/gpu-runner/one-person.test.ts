@@ -1,8 +1,8 @@
 // Issue 25, point 4: players who stay one person in a short clip.
 import { describe, expect, it } from "vitest";
-import { buildIdentities } from "../../gpu-runner/analysis/players.ts";
-import { clusterTeams, type RGB } from "../../gpu-runner/analysis/teams.ts";
-import type { PlayerTrack } from "../../gpu-runner/analysis/tracks.ts";
+import { buildIdentities } from "../../gpu-runner/analysis/rules/players.ts";
+import { clusterTeams, type RGB } from "../../gpu-runner/analysis/rules/teams.ts";
+import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const track = (id: number, start: number, len: number, cx: number, color: RGB | null): PlayerTrack => ({
   id,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AnalysisError, analyzeGame, wantsJerseyNumbers } from "../../gpu-runner/analysis/pipeline.ts";
+import { AnalysisError, analyzeGame, wantsJerseyNumbers, type AnalysisRun } from "../../gpu-runner/analysis/pipeline.ts";
 import { SYNTHETIC_FIXTURE } from "../../gpu-runner/vision/detector.ts";
 import { FAILURE_MESSAGES } from "../../contract/failure-messages.ts";
 import { JobFailure, probeSource } from "../../gpu-runner/job.ts";
@@ -14,16 +14,20 @@ import { renderHighlights } from "../../gpu-runner/outputs/highlights.ts";
 import type { GroundTruth } from "../../scripts/synth/generate.ts";
 import { CACHE_DIR, syntheticGame } from "./fixtures.ts";
 import { PALETTE } from "../../scripts/synth/palette.ts";
+import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const WORK = path.join(CACHE_DIR, "work");
 
 describe("analyzeGame on a generated game", () => {
-  let video: string, gt: GroundTruth, result: AnalysisResult;
+  let video: string, gt: GroundTruth, result: AnalysisRun;
   const stages: Array<[string, number]> = [];
 
   beforeAll(async () => {
     ({ video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" }));
-    result = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "s21"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE }, onProgress: (s, p) => stages.push([s, p]) });
+    result = await analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.join(WORK, "s21"), options: { jerseys: "auto" }, settings: { detector: SYNTHETIC_FIXTURE }, onProgress: (s, p) => stages.push([s, p]) });
   });
 
   it("finds every ground-truth shot with the right result and points", () => {
@@ -39,6 +43,21 @@ describe("analyzeGame on a generated game", () => {
     expect(result.video).toMatchObject({ width: 1280, height: 720 });
     expect(result.run_version).toBe(2);
     expect(stages.at(-1)).toEqual(["analyze", 100]);
+  });
+
+  it("returns its own timings and shooter evidence on the run, not in module state (issue 24, point 3)", async () => {
+    expect(result.diagnostics.timings.frames).toBeGreaterThan(0);
+    expect(result.diagnostics.timings.postMs).toBeGreaterThan(0);
+    expect(result.diagnostics.shooterEvidence.map((e) => e.release_s.toFixed(3))).toEqual(result.shots.map((s) => s.start_seconds.toFixed(3)));
+    // A second, failing run on the same models leaves the first run's diagnostics as they were.
+    const before = JSON.stringify(result.diagnostics);
+    const blue = path.join(CACHE_DIR, "blue-diagnostics.mp4");
+    await runTool(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x3050a0:s=320x180:r=30", "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", blue]);
+    const failed = await analyzeGame({ models, videoPath: blue, video: await probe(blue), workDir: path.join(WORK, "blue-diagnostics"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(AnalysisError);
+    expect((failed as AnalysisError).code).toBe("no_hoops");
+    expect((failed as AnalysisError).diagnostics?.timings.frames).toBeGreaterThan(0);
+    expect(JSON.stringify(result.diagnostics)).toBe(before);
   });
 
   it("places shots on the court and in the image", () => {
@@ -182,21 +201,21 @@ describe("analyzeGame failures", () => {
 
   it("no_hoops when no hoop is ever seen", async () => {
     const file = await lavfi("blue.mp4", "color=c=0x3050a0:s=640x360:r=30", 2);
-    expect(await code(analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, "blue"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_hoops");
+    expect(await code(analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(WORK, "blue"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_hoops");
   });
 
   it("no_court when a hoop is in view but no court: no player and no ball, ever", async () => {
     // A rim-coloured bar on a plain wall: the fixture detector sees a hoop and nothing else.
     const [r, g, b] = PALETTE.rim.map((v) => v.toString(16).padStart(2, "0"));
     const file = await lavfi("hoop-only.mp4", `color=c=0x808080:s=640x360:r=30,drawbox=x=300:y=100:w=40:h=6:color=0x${r}${g}${b}:t=fill`, 2);
-    expect(await code(analyzeGame({ videoPath: file, video: await probe(file), workDir: path.join(WORK, "hooponly"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_court");
+    expect(await code(analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(WORK, "hooponly"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_court");
   });
 
   it("a court that cannot be calibrated still gives every shot, without world coordinates", async () => {
     // A key colour that is not on this court: no homography, so no spot on the court and no free
     // throws, but the shots, makes and an estimated 2 or 3 points remain (docs/analysis.md).
     const { video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" });
-    const r = await analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "nocourt"), options: {}, settings: { keyColor: [0, 255, 0], detector: SYNTHETIC_FIXTURE } });
+    const r = await analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.join(WORK, "nocourt"), options: {}, settings: { keyColor: [0, 255, 0], detector: SYNTHETIC_FIXTURE } });
     expect(r.shots).toHaveLength(gt.shots.length);
     r.shots.forEach((s, i) => {
       expect(s.made).toBe(gt.shots[i].made);
@@ -210,6 +229,6 @@ describe("analyzeGame failures", () => {
   it("no_shots when nobody shoots", async () => {
     const { video, gt } = await syntheticGame({ seed: 22, seconds: 4, camera: "side", size: "720p" });
     expect(gt.shots).toHaveLength(0);
-    expect(await code(analyzeGame({ videoPath: video, video: await probe(video), workDir: path.join(WORK, "noshots"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_shots");
+    expect(await code(analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.join(WORK, "noshots"), options: {}, settings: { detector: SYNTHETIC_FIXTURE } }))).toBe("no_shots");
   });
 });

@@ -10,6 +10,10 @@ import { readFileSync } from "node:fs";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { CACHE_DIR } from "./fixtures.ts";
+import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
+
+/** One set of models for every analysis this file runs (opened on first use). */
+const models = new AnalysisModels();
 
 const WORK = path.join(CACHE_DIR, "realclips");
 
@@ -23,7 +27,7 @@ describe("real footage with the default detector", () => {
   for (const name of ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "sujay_rim_miss_0505"]) {
     it(`${name}: attempts and makes within one of the labels`, async () => {
       const clip = readManifest().find((c) => c.file.includes(name))!;
-      const r = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, name), options: {} });
+      const r = await analyzeGame({ models, videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, name), options: {} });
       const makes = r.shots.filter((s) => s.made).length;
       expect(Math.abs(r.shots.length - clip.attempts)).toBeLessThanOrEqual(1);
       expect(Math.abs(makes - clip.makes)).toBeLessThanOrEqual(1);
@@ -40,11 +44,13 @@ describe("real footage with the default detector", () => {
 
   it("the same file analysed twice gives the same result", async () => {
     const clip = readManifest().find((c) => c.file.includes("chonyy_outdoor_handheld_1shot"))!;
-    const run = async (k: number) => analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, `twice-${k}`), options: {} });
+    const run = async (k: number) => analyzeGame({ models, videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, `twice-${k}`), options: {} });
     const [a, b] = [await run(1), await run(2)];
-    const { artifacts: _a, ...first } = a;
-    const { artifacts: _b, ...second } = b;
+    // Everything but where the files are and how long each stage took.
+    const { artifacts: _a, diagnostics: da, ...first } = a;
+    const { artifacts: _b, diagnostics: db, ...second } = b;
     expect(second).toEqual(first);
+    expect(db.shooterEvidence).toEqual(da.shooterEvidence);
     expect(first.shots.length).toBeGreaterThan(0);
     // The raw model output too (the files differ only by where they are).
     for (const k of ["actions", "balls", "hoops", "clusters"] as const) expect(readFileSync(b.artifacts[k], "utf8")).toBe(readFileSync(a.artifacts[k], "utf8"));
@@ -52,7 +58,7 @@ describe("real footage with the default detector", () => {
 
   it("a broadcast close-up without a hoop in view fails no_hoops (a court line's curve is not a rim)", async () => {
     const clip = readManifest().find((c) => c.file.includes("brettfazio_broadcast_dribble_nohoop"))!;
-    const outcome = await analyzeGame({ videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, "nohoop"), options: {} }).then(
+    const outcome = await analyzeGame({ models, videoPath: path.join(REALCLIPS_DIR, clip.file), video: await probe(path.join(REALCLIPS_DIR, clip.file)), workDir: path.join(WORK, "nohoop"), options: {} }).then(
       (r) => `processed with ${r.shots.length} shots`,
       (e) => (e instanceof AnalysisError ? e.code : String(e)),
     );

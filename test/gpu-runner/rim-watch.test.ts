@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { roiAround, watchRims } from "../../gpu-runner/analysis/rim-watch.ts";
+import { roiAround, watchRims } from "../../gpu-runner/analysis/observe/rim-watch.ts";
 import { peakBlockMotion, registerShift } from "../../gpu-runner/vision/motion.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";

@@ -1,7 +1,7 @@
 // Named settings of the real-footage stages reach the stages, so a bench can sweep them.
 import { describe, expect, it } from "vitest";
 import { parseSettingArgs } from "../../bench/realclips.ts";
-import { realFootageSettings, REAL_FOOTAGE_DEFAULTS } from "../../gpu-runner/analysis/real-footage.ts";
+import { realFootageSettings, REAL_FOOTAGE_DEFAULTS } from "../../gpu-runner/analysis/observe/real-footage.ts";
 
 describe("real-footage settings", () => {
   it("lays overrides over the defaults stage by stage, keeping a stage's other settings", () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { detectShots, flightStart } from "../../gpu-runner/analysis/shots.ts";
-import { dominantOwner, lastPasser, mergeSamePlayer, possessionSegments, reboundSegment, type PasserRule } from "../../gpu-runner/analysis/possession.ts";
-import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter } from "../../gpu-runner/analysis/release.ts";
-import type { PlayerTrack } from "../../gpu-runner/analysis/tracks.ts";
-import { buildBallTrack, buildHoopTracks, fillGaps, PlayerTracker, trackBoxAt, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/tracks.ts";
+import { detectShots, flightStart } from "../../gpu-runner/analysis/rules/shots.ts";
+import { dominantOwner, lastPasser, mergeSamePlayer, possessionSegments, reboundSegment, type PasserRule } from "../../gpu-runner/analysis/rules/possession.ts";
+import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter } from "../../gpu-runner/analysis/rules/release.ts";
+import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
+import { buildBallTrack, buildHoopTracks, fillGaps, PlayerTracker, trackBoxAt, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 import type { Detection } from "../../gpu-runner/vision/detector.ts";
 
 const fps = 30;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeYoloOutput, loadYoloDetector, nms, resolveDetectorModel } from "../../gpu-runner/vision/detector.ts";
 import { parseClassNames, readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
 import { loadJerseyReader } from "../../gpu-runner/vision/jersey-ocr.ts";
+import { AnalysisModels, modelSettingsFromEnv } from "../../gpu-runner/vision/models.ts";
 import { buildDefaultDetector } from "../../models/build-default-detector.ts";
 import { project } from "../../scripts/synth/camera.ts";
 import { COURT, HOOP_X } from "../../scripts/synth/court.ts";
@@ -130,17 +131,11 @@ describe("a trained model dropped into the model directory", () => {
   it("is picked over the built-in model and read through its own class names", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "hoops-models-"));
     writeFileSync(path.join(dir, "detector.onnx"), exportLikeUltralytics(readFileSync(resolveDetectorModel())));
-    const previous = process.env.HOOPS_MODEL_DIR;
-    process.env.HOOPS_MODEL_DIR = dir;
-    let chosen: string;
-    try {
-      chosen = resolveDetectorModel("portrait");
-    } finally {
-      if (previous === undefined) delete process.env.HOOPS_MODEL_DIR;
-      else process.env.HOOPS_MODEL_DIR = previous;
-    }
+    // As a runner started with HOOPS_MODEL_DIR=dir chooses (vision/models.ts).
+    const choice = new AnalysisModels(modelSettingsFromEnv({ HOOPS_MODEL_DIR: dir })).choose("portrait");
     // The trained model wins for both orientations (letterboxing fits any frame to its input).
-    expect(chosen).toBe(path.join(dir, "detector.onnx"));
+    expect(choice).toEqual({ kind: "yolo", modelPath: path.join(dir, "detector.onnx"), why: "trained model in the model directory" });
+    const chosen = choice.kind === "yolo" ? choice.modelPath : "";
     const [trained, builtIn] = await Promise.all([loadYoloDetector(chosen), loadYoloDetector(resolveDetectorModel())]);
     const script = simulateGame({ seed: 6, seconds: 4, fps: 30, players: 4 });
     const r = makeRenderer(script, "wide", 640, 384, [0, 2]);

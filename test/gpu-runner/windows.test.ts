@@ -1,11 +1,11 @@
-// Observation windows (analysis/windows.ts) and scene cuts (media/scenes.ts).
+// Observation windows (analysis/observe/windows.ts) and scene cuts (media/scenes.ts).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { joinWindows } from "../../gpu-runner/analysis/real-footage.ts";
-import { planWindows } from "../../gpu-runner/analysis/windows.ts";
+import { joinWindows } from "../../gpu-runner/analysis/observe/real-footage.ts";
+import { planWindows } from "../../gpu-runner/analysis/observe/windows.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { findSceneCuts, parseSceneTimes } from "../../gpu-runner/media/scenes.ts";
 

@@ -21,7 +21,7 @@ const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier
 
 /** The Worker's parts, top to bottom, and what each may import (besides contract/, drizzle/ and packages). */
 const WORKER_LAYERS: Record<string, string[]> = {
-  entry: ["*"], // index.ts (fetch, queue, scheduled) and app.ts (registers every route)
+  entry: ["*"], // index.ts (fetch, queue, scheduled), app.ts (registers every route) and apis.ts (the two documented APIs)
   routes: ["routes", "mcp", "hub", "middleware", "services", "durable-objects", "schemas", "lib", "env"],
   queues: ["queues", "middleware", "services", "durable-objects", "schemas", "lib", "env"],
   mcp: ["mcp", "services", "schemas", "lib", "env"],
@@ -37,7 +37,7 @@ const WORKER_LAYERS: Record<string, string[]> = {
 
 function workerLayer(file: string): string {
   const rest = file.slice("worker/".length);
-  if (rest === "index.ts" || rest === "app.ts") return "entry";
+  if (rest === "index.ts" || rest === "app.ts" || rest === "apis.ts") return "entry";
   if (rest === "env.ts") return "env";
   if (rest === "errors.ts" || rest === "ids.ts") return "lib";
   return rest.split("/")[0];

@@ -35,6 +35,18 @@ describe("rooms", () => {
     expect(rules).not.toMatch(/cloudflare:workers|ctx\.storage|R2Bucket/);
   });
 
+  it("one put-or-tus rule: only uploadMethodFor (worker/lib/tus.ts) compares a size with the single-PUT limit", () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : [],
+      );
+    const comparing = /[<>]=?\s*MAX_SINGLE_PUT_BYTES\b|\bMAX_SINGLE_PUT_BYTES\s*[<>]=?/;
+    expect(sources("worker").filter((f) => comparing.test(read(f)))).toEqual(["worker/lib/tus.ts"]);
+    expect(read("worker/lib/tus.ts")).toMatch(/export function uploadMethodFor\(size: number\): UploadMethod \{\n\s*return size <= MAX_SINGLE_PUT_BYTES/);
+    // The checker can fail: the comparison the assistant tool's command made before it asked the API.
+    expect(comparing.test("if (opts.size <= MAX_SINGLE_PUT_BYTES) {")).toBe(true);
+  });
+
   it("one idempotency rule: submit runs under runIdempotent and handles no key itself", () => {
     const submit = read("worker/services/sessions.ts");
     expect(submit).toMatch(/return runIdempotent</);

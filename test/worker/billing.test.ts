@@ -5,8 +5,8 @@ import * as schema from "../../drizzle/schema";
 import { newId } from "../../worker/ids";
 import { maybeAutoRecharge, rechargeAfterSettle } from "../../worker/services/auto-recharge";
 import { ASSUMED_BYTES_PER_SECOND, costCents, estimateSeconds, getBalance, settleHold, voidHold } from "../../worker/services/billing";
-import type { ChargeResult, OffSessionCharge, PaymentProvider } from "../../worker/services/payments";
-import { admin, call, createOrg, expectError, type TestOrg } from "./helpers";
+import { LOCAL_DECLINING_PAYMENT_METHOD, LocalPaymentProvider, type ChargeResult, type OffSessionCharge, type PaymentProvider } from "../../worker/services/payments";
+import { admin, BASE, call, createOrg, expectError, type TestOrg } from "./helpers";
 import { db, nowSeconds } from "./session-fixtures";
 
 const DAY = 24 * 3600;
@@ -179,14 +179,15 @@ describe("GET /v1/usage", () => {
   });
 });
 
-class LocalPayments implements PaymentProvider {
+/** The local stand-in for Stripe, recording the charges it is asked for. */
+class LocalPayments extends LocalPaymentProvider {
   charges: OffSessionCharge[] = [];
-  constructor(private readonly outcome: "succeed" | "decline" = "succeed") {}
-  async chargeOffSession(charge: OffSessionCharge): Promise<ChargeResult> {
+  constructor(private readonly outcome: "succeed" | "decline" = "succeed") {
+    super(BASE, undefined);
+  }
+  override async chargeOffSession(charge: OffSessionCharge): Promise<ChargeResult> {
     this.charges.push(charge);
-    return this.outcome === "succeed"
-      ? { status: "succeeded", paymentId: `pi_local_${this.charges.length}` }
-      : { status: "failed", paymentId: null, reason: "card_declined: Your card was declined." };
+    return super.chargeOffSession(this.outcome === "succeed" ? charge : { ...charge, paymentMethodId: LOCAL_DECLINING_PAYMENT_METHOD });
   }
 }
 
@@ -298,10 +299,11 @@ describe("auto-recharge", () => {
   });
 });
 
-describe("the Stripe provider", () => {
-  it("is configured only by STRIPE_SECRET_KEY", async () => {
+describe("the payment provider", () => {
+  it("is Stripe with STRIPE_SECRET_KEY, else the local stand-in with LOCAL_PAYMENTS, else none", async () => {
     const { paymentProviderFrom, StripePaymentProvider } = await import("../../worker/services/payments");
-    expect(paymentProviderFrom({ ...env } as never)).toBeNull();
+    expect(paymentProviderFrom({ ...env, LOCAL_PAYMENTS: undefined } as never)).toBeNull();
+    expect(paymentProviderFrom({ ...env, LOCAL_PAYMENTS: "true" } as never)).toBeInstanceOf(LocalPaymentProvider);
     expect(paymentProviderFrom({ ...env, STRIPE_SECRET_KEY: "sk_test_x" } as never)).toBeInstanceOf(StripePaymentProvider);
   });
 });

@@ -261,6 +261,92 @@ describe("job lifecycle", () => {
   });
 });
 
+describe("the measured step (issue 22, point 1): the hold becomes the measured cost before any work, or the session fails", () => {
+  const balanceOf = async (org: TestOrg): Promise<any> => (await call("/v1/balance", { key: org.key })).json();
+
+  it("covered: the hold is raised to the measured cost, the runner goes on, and the settle charges exactly the measured cost", async () => {
+    const org = await createOrg({ creditsCents: 50 });
+    // Submitted with `duration_seconds: 1`: a 1-cent hold.
+    const seed = await seedUploadSession(org, { heldCents: 1 });
+    await prepare(seed);
+    const job = await claim();
+    const res = await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 61.2 });
+    expect(res.status).toBe(200);
+    // 62 whole seconds at 500 cents an hour: 9 cents.
+    expect(await res.json()).toEqual({ proceed: true, needed_cents: 9, held_cents: 9 });
+    expect(await balanceOf(org)).toMatchObject({ credit_cents: 50, held_cents: 9, available_cents: 41 });
+    expect(await row(seed.sessionId)).toMatchObject({ status: "processing", durationSeconds: 62 });
+    // Asking again (a retried request) changes nothing.
+    expect(await (await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 61.2 })).json()).toEqual({ proceed: true, needed_cents: 9, held_cents: 9 });
+    expect((await usage(seed.sessionId)).heldCents).toBe(9);
+
+    await storeOutputs(seed.sessionId, resultFor(61.2));
+    expect((await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(61.2) })).status).toBe(200);
+    expect(await usage(seed.sessionId)).toMatchObject({ status: "settled", settledCents: 9, measuredSeconds: 62 });
+    expect((await row(seed.sessionId)).costCents).toBe(9);
+    expect(await balanceOf(org)).toMatchObject({ credit_cents: 41, held_cents: 0, available_cents: 41 });
+  });
+
+  it("not covered: the session fails with `unknown` and a sentence naming length, cost and credit; hold voided, nothing charged, the runner told to stop", async () => {
+    // The issue's case: 2 cents, a 60-second video submitted with `duration_seconds: 1`.
+    const org = await createOrg({ creditsCents: 2 });
+    const seed = await seedUploadSession(org, { heldCents: 1 });
+    await prepare(seed);
+    const job = await claim();
+    const res = await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 60 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ proceed: false, needed_cents: 9, held_cents: 0 });
+
+    const session: any = await (await call(`/v1/sessions/${seed.sessionId}`, { key: org.key })).json();
+    expect(session).toMatchObject({ status: "failed", duration_seconds: 60, cost_cents: null });
+    expect(session.error).toEqual({
+      code: "unknown",
+      message: "The video is 60 seconds long, which costs 9 cents, but only 2 cents of credit was available. Nothing was charged; add credit, then submit the video again.",
+    });
+    expect(await usage(seed.sessionId)).toMatchObject({ status: "voided", settledCents: null });
+    expect(await balanceOf(org)).toMatchObject({ credit_cents: 2, held_cents: 0, available_cents: 2 });
+    expect((await jobRow(seed.jobId)).status).toBe("failed");
+    expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.failed"]);
+    // The upload is kept: after a top-up the same file can be submitted again.
+    expect(await env.MEDIA.head(seed.r2Key)).not.toBeNull();
+
+    // A repeated report with the same lease gets the same answer; nothing else the runner sends counts now.
+    expect(await (await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 60 })).json()).toEqual({ proceed: false, needed_cents: 9, held_cents: 0 });
+    await storeOutputs(seed.sessionId, resultFor(60));
+    await expectError(await runner(`/jobs/${job.id}/complete`, { lease_id: job.lease.id, result: resultFor(60) }), 409, "lease_lost");
+    expect(await usage(seed.sessionId)).toMatchObject({ status: "voided", settledCents: null });
+    expect(await balanceOf(org)).toMatchObject({ credit_cents: 2, held_cents: 0 });
+    expect((await eventsFor(seed.sessionId)).length).toBe(1);
+  });
+
+  it("counts only this organization's available credit: another session's hold is not available", async () => {
+    const org = await createOrg({ creditsCents: 10 });
+    const other = await seedUploadSession(org, { heldCents: 5 });
+    const seed = await seedUploadSession(org, { heldCents: 1 });
+    await prepare(other);
+    await prepare(seed);
+    const claimed = [await claim(), await claim()];
+    const job = claimed.find((j) => j.id === seed.jobId);
+    // 9 cents needed; 10 − 5 held elsewhere = 5 for this session.
+    expect(await (await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 60 })).json()).toMatchObject({ proceed: false });
+    expect((await row(seed.sessionId)).errorMessage).toContain("only 5 cents of credit was available");
+    expect(await balanceOf(org)).toMatchObject({ credit_cents: 10, held_cents: 5 });
+  });
+
+  it("refuses a wrong lease, an unknown job and a bad length, changing nothing", async () => {
+    const org = await createOrg({ creditsCents: 2 });
+    const seed = await seedUploadSession(org, { heldCents: 1 });
+    await prepare(seed);
+    const job = await claim();
+    await expectError(await runner(`/jobs/${job.id}/measured`, { lease_id: "lease_not_mine", duration_seconds: 60 }), 409, "lease_lost");
+    await expectError(await runner(`/jobs/job_unknown/measured`, { lease_id: job.lease.id, duration_seconds: 60 }), 404, "resource_missing", "id");
+    await expectError(await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id, duration_seconds: 0 }), 400, "parameter_invalid", "duration_seconds");
+    await expectError(await runner(`/jobs/${job.id}/measured`, { lease_id: job.lease.id }), 400, "parameter_invalid", "duration_seconds");
+    expect(await row(seed.sessionId)).toMatchObject({ status: "processing", durationSeconds: null });
+    expect(await usage(seed.sessionId)).toMatchObject({ status: "held", heldCents: 1 });
+  });
+});
+
 describe("job preparation", () => {
   it("fails the session with source_unavailable when the upload's bytes are gone", async () => {
     const org = await createOrg({ creditsCents: 5000 });

@@ -17,7 +17,7 @@ import { insertWhere } from "../../worker/lib/sql";
 import { maybeAutoRecharge } from "../../worker/services/auto-recharge";
 import { costCents, getBalance, holdExists, placeHold, raiseHold, settleHold, voidHold } from "../../worker/services/billing";
 import { addCredits } from "../../worker/services/organizations";
-import type { ChargeResult, OffSessionCharge, PaymentProvider } from "../../worker/services/payments";
+import { LOCAL_DECLINING_PAYMENT_METHOD, LocalPaymentProvider, type ChargeResult, type OffSessionCharge } from "../../worker/services/payments";
 import { call, createOrg, type TestOrg } from "./helpers";
 import { db, nowSeconds } from "./session-fixtures";
 
@@ -101,12 +101,16 @@ class Model {
   }
 }
 
-class LocalPayments implements PaymentProvider {
+/** The local stand-in for Stripe, recording the charges it is asked for; `decline` makes the card decline. */
+class LocalPayments extends LocalPaymentProvider {
   charges: OffSessionCharge[] = [];
   decline = false;
-  async chargeOffSession(charge: OffSessionCharge): Promise<ChargeResult> {
+  constructor() {
+    super("https://api.test", undefined);
+  }
+  override async chargeOffSession(charge: OffSessionCharge): Promise<ChargeResult> {
     this.charges.push(charge);
-    return this.decline ? { status: "failed", paymentId: null, reason: "card_declined" } : { status: "succeeded", paymentId: `pi_local_${this.charges.length}` };
+    return super.chargeOffSession(this.decline ? { ...charge, paymentMethodId: LOCAL_DECLINING_PAYMENT_METHOD } : charge);
   }
 }
 

@@ -144,6 +144,7 @@ describe("create_upload", () => {
     expect(r.isError).toBe(false);
     expect(r.data.upload_id).toMatch(/^up_/);
     expect(r.data.content_type).toBe("video/mp4");
+    expect(r.data.upload_method).toBe("put");
     expect(r.data.command).toBe(`curl -sS --fail-with-body -X PUT -H 'Content-Type: video/mp4' --upload-file '/home/ana/Game Day'\\''s.MP4' '${r.data.upload_url}'`);
     // The command's URL takes the bytes without an API key.
     const put = await workerFetch(r.data.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: new Uint8Array(12_345) });
@@ -153,6 +154,7 @@ describe("create_upload", () => {
   it("gives a resumable tus command above the single-PUT limit, and MOV from the extension", async () => {
     const r = await tool(client, "create_upload", { path: "C:\\games\\final.mov", size: 250_000_000 });
     expect(r.data.content_type).toBe("video/quicktime");
+    expect(r.data.upload_method).toBe("tus");
     expect(r.data.command).toMatch(/^sh -c '/);
     expect(r.data.command).toContain("PATCH");
     expect(r.data.command).toContain(`'${r.data.upload_url}' 250000000 52428800`);

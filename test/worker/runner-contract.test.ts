@@ -108,6 +108,8 @@ describe("the runner API contract, runner client against the Worker", () => {
     const { api, exchanges } = recordingClient(runnerToken);
 
     const { job, seed } = await claimSeeded(api, org);
+    // 30 s cost 5 cents; the 10-dollar hold placed at submit already covers them.
+    expect(await api.measured(job.id, job.lease.id, 29.97)).toEqual({ proceed: true, needed_cents: 5, held_cents: 1000 });
     expect(await api.heartbeat(job.id, job.lease.id, { stage: "analysis", percent: 40 })).toMatchObject({ cancel: false });
     const outputs = analysisOutputs(analysisFixture(), rendered);
     const renditions = { preview: "preview.jpg", "1080p": null, "720p": "renditions/720p.mp4", "360p": null };

@@ -32,7 +32,7 @@ function send(url: string, init: RequestInit = {}): Promise<Response> {
 async function reserve(key: string, body: Record<string, unknown>) {
   const res = await call("/v1/uploads", { method: "POST", key, json: body });
   expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; object: string; upload_url: string; content_type: string; size: number; expires_in_seconds: number };
+  return (await res.json()) as { id: string; object: string; upload_url: string; content_type: string; size: number; upload_method: string; chunk_size: number; expires_in_seconds: number };
 }
 
 function patch(url: string, offset: number, bytes: Uint8Array, headers: Record<string, string> = {}) {
@@ -57,6 +57,8 @@ describe("POST /v1/uploads", () => {
       upload_url: expect.stringMatching(/^https:\/\/api\.test\/uploads\/v1\/up_[0-9A-Za-z]{24}\?sig=[\w-]{43}$/),
       content_type: "video/mp4",
       size: 1234,
+      upload_method: "put",
+      chunk_size: 52428800,
       expires_in_seconds: 604800,
     });
     expect(up.upload_url).toContain(up.id);
@@ -85,6 +87,22 @@ describe("POST /v1/uploads", () => {
   ])("refuses %j with parameter_invalid on %s", async (body, param) => {
     const org = await createOrg();
     await expectError(await call("/v1/uploads", { method: "POST", key: org.key, json: body }), 400, "parameter_invalid", param);
+  });
+
+  it("says which method sends the file: tus with its chunk size above the 100 MB single-PUT limit, put up to it (issue 22, point 7)", async () => {
+    const org = await createOrg();
+    const methodFor = async (size: number) => {
+      const up = await reserve(org.key, { content_type: "video/mp4", size });
+      return { upload_method: up.upload_method, chunk_size: up.chunk_size };
+    };
+    expect(await methodFor(150_000_000)).toEqual({ upload_method: "tus", chunk_size: 50 * MiB });
+    expect(await methodFor(5_000_000)).toEqual({ upload_method: "put", chunk_size: 50 * MiB });
+    expect(await methodFor(100_000_000)).toEqual({ upload_method: "put", chunk_size: 50 * MiB });
+    expect(await methodFor(100_000_001)).toEqual({ upload_method: "tus", chunk_size: 50 * MiB });
+    // The chunk size it names fits under the PATCH limit, and the method it names is the one the upload URL takes.
+    expect(50 * MiB).toBeLessThan(MAX_CHUNK_BYTES);
+    const atLimit = await reserve(org.key, { content_type: "video/mp4", size: 100_000_001 });
+    await expectError(await send(atLimit.upload_url, { method: "PUT", body: randomBytes(16), headers: { "Content-Type": "video/mp4" } }), 413, "payload_too_large");
   });
 
   it("needs an API key", async () => {

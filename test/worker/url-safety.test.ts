@@ -102,8 +102,9 @@ describe("classifyAddress", () => {
 describe("production refuses the development setting", () => {
   it("fails closed when ALLOW_LOOPBACK_URLS is on in production", async () => {
     const { buildServices } = await import("../../worker/middleware/services");
-    expect(() => buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "true" } as never)).toThrow(/misconfigured/);
-    expect(buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "false" } as never).http.allowLoopback).toBe(false);
+    // LOCAL_PAYMENTS off: the test bindings switch the payment stand-in on, which production refuses too.
+    expect(() => buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "true", LOCAL_PAYMENTS: "false" } as never)).toThrow(/misconfigured/);
+    expect(buildServices({ ...env, ENVIRONMENT: "production", ALLOW_LOOPBACK_URLS: "false", LOCAL_PAYMENTS: "false" } as never).http.allowLoopback).toBe(false);
   });
 });
 

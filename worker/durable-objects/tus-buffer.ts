@@ -8,6 +8,7 @@ import {
   MAX_SINGLE_PUT_BYTES,
   PART_SIZE,
   RECOMMENDED_CHUNK_BYTES,
+  uploadMethodFor,
   type TusTargetSpec,
   type TusTargetState,
 } from "../lib/tus";
@@ -172,7 +173,7 @@ export function singlePutRefusal(spec: TusTargetSpec, request: { contentType: st
       message: `Content-Type is ${request.contentType === null ? "missing" : `'${request.contentType}'`} but this upload was reserved as '${spec.contentType}'. Send the file with \`Content-Type: ${spec.contentType}\`.`,
     };
   }
-  if (spec.size > MAX_SINGLE_PUT_BYTES) {
+  if (uploadMethodFor(spec.size) === "tus") {
     return {
       code: "payload_too_large",
       message: `This upload is ${spec.size} bytes; a single PUT takes at most ${MAX_SINGLE_PUT_BYTES} bytes. Send it with the tus protocol in chunks of ${mib(RECOMMENDED_CHUNK_BYTES)} (the upload CLI does).`,

@@ -2,8 +2,9 @@
 // The shot chart: a FIBA half court drawn in SVG, in metres (15 m across, 14 m from the baseline,
 // baseline at the top), with one marker per shot at `location.shot_world_normed`
 // ([across / 15 m, from the baseline / 14 m]). Made shots are filled dots, missed ones crosses;
-// the colour says 2-pointer, 3-pointer or free throw. Shots without a court position are listed
-// beside the chart instead of being dropped.
+// the colour says 2-pointer, 3-pointer or free throw. Shots without a court position (the court's
+// lines were not registered near them) are listed beside the chart instead of being dropped, with
+// a word that their 2 or 3 is an estimate.
 import type { Player, Shot } from "../schemas/sessions";
 import type { HubClip } from "../services/hub";
 import { describeShot, KIND_WORDS, shotKind, type ShotKind } from "./words";
@@ -108,7 +109,10 @@ export function ShotChart(props: { shots: Shot[]; players: Map<string, Player>; 
           <p class="muted small">Every shot has a position on the court.</p>
         ) : (
           <>
-            <p class="muted small">We could not tell where on the court these were taken from; they count in every total.</p>
+            <p class="muted small">
+              The court's painted lines were not found near these shots, so where they were taken from is unknown and their 2 or 3 points
+              are estimated from the shooter's distance to the hoop. They count in every total.
+            </p>
             <ul>
               {unplaced.map((s) => {
                 const label = describeShot(s, props.players);

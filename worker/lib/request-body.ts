@@ -10,6 +10,9 @@
 // So a refusal reads (and throws away) the rest of the body before it answers. The cost is the
 // client's own upload time: the error reaches it once it has sent the body, which HTTP/1.1 upload
 // clients (tus-js-client, browsers' XHR) wait for anyway.
+// The same bare 503 also comes, on a starved machine, for requests that never reach the Worker:
+// `wrangler dev`'s proxy and runtime race on an idle keep-alive connection (README, "A bare 503
+// under npm start"; test/e2e/dev-proxy.ts). Nothing here can help those; local clients resend them.
 
 /**
  * At most this much is read to discard a body: Cloudflare's request limit on the Free and Pro

@@ -27,6 +27,19 @@ export const RECOMMENDED_CHUNK_BYTES = 50 * 1024 * 1024;
 /** Largest single PUT: Cloudflare's 100 MB request body limit (Free and Pro plans). */
 export const MAX_SINGLE_PUT_BYTES = 100_000_000;
 
+/** How a client sends a file: one PUT of the whole file, or tus PATCHes of `RECOMMENDED_CHUNK_BYTES`. */
+export const UPLOAD_METHODS = ["put", "tus"] as const;
+export type UploadMethod = (typeof UPLOAD_METHODS)[number];
+
+/**
+ * The one put-or-tus rule: a single PUT up to the edge's request body limit, tus above it. The
+ * upload answer (`upload_method`), the assistant tool's command and the single-PUT refusal all
+ * follow it. tus works at every size; `put` is the simplest method that works.
+ */
+export function uploadMethodFor(size: number): UploadMethod {
+  return size <= MAX_SINGLE_PUT_BYTES ? "put" : "tus";
+}
+
 export type TusTargetKind = "customer_upload" | "runner_output";
 
 export interface TusTargetSpec {

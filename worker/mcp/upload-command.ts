@@ -1,7 +1,8 @@
 // The command an assistant runs on the user's machine to send a file to an upload URL. The video
 // never passes through the tool server: it goes from the user's disk straight to the upload
-// destination, by single PUT when the edge accepts the body in one request, else by tus PATCHes.
-import { MAX_SINGLE_PUT_BYTES, RECOMMENDED_CHUNK_BYTES } from "../lib/tus";
+// destination, by the method the upload answer names (`upload_method`: a single PUT when the edge
+// accepts the body in one request, else tus PATCHes of `chunk_size`).
+import type { UploadMethod } from "../lib/tus";
 
 /** Quotes one argument for a POSIX shell. */
 export function shellQuote(s: string): string {
@@ -23,11 +24,12 @@ const TUS_SCRIPT = [
   `done`,
 ].join("\n");
 
-export function uploadCommand(opts: { path: string; uploadUrl: string; contentType: string; size: number }): string {
-  if (opts.size <= MAX_SINGLE_PUT_BYTES) {
+/** The command for an upload as `POST /v1/uploads` answered it: its method, size and chunk size. */
+export function uploadCommand(opts: { path: string; uploadUrl: string; contentType: string; size: number; method: UploadMethod; chunkSize: number }): string {
+  if (opts.method === "put") {
     return `curl -sS --fail-with-body -X PUT -H ${shellQuote(`Content-Type: ${opts.contentType}`)} --upload-file ${shellQuote(opts.path)} ${shellQuote(opts.uploadUrl)}`;
   }
-  return `sh -c ${shellQuote(TUS_SCRIPT)} hoops-upload ${shellQuote(opts.path)} ${shellQuote(opts.uploadUrl)} ${opts.size} ${RECOMMENDED_CHUNK_BYTES}`;
+  return `sh -c ${shellQuote(TUS_SCRIPT)} hoops-upload ${shellQuote(opts.path)} ${shellQuote(opts.uploadUrl)} ${opts.size} ${opts.chunkSize}`;
 }
 
 const CONTENT_TYPES: Record<string, string> = { mp4: "video/mp4", m4v: "video/mp4", mov: "video/quicktime", qt: "video/quicktime" };

@@ -11,7 +11,8 @@ export function buildServices(env: Env, now: () => number = () => Math.floor(Dat
   // The loopback escape hatch exists for local development only. A production
   // deployment that has it switched on fails closed rather than running with
   // its SSRF protection weakened.
-  if (allowLoopbackUrls && environment === "production") {
+  // The same for the local stand-in for Stripe: checkout pages anyone could "pay".
+  if ((allowLoopbackUrls || env.LOCAL_PAYMENTS === "true") && environment === "production") {
     throw new ApiError("service_misconfigured", "This deployment is misconfigured. The operator has been notified.");
   }
   // The one outbound client; the DoH resolver behind its URL checks uses the same runtime fetch.

@@ -15,13 +15,21 @@ export const ErrorSchema = z
 
 const errorContent = { "application/json": { schema: ErrorSchema } };
 
-/** The error answers every authenticated route can give. */
+/** The error answers every route authenticated by an API key can give. */
 export const openApiErrorResponses = {
   400: { description: "Invalid request (`parameter_invalid` and friends)", content: errorContent },
   401: { description: "Missing, invalid, revoked or wrong-environment API key", content: errorContent },
   404: { description: "Resource or route not found (`resource_missing`)", content: errorContent },
   429: { description: "Rate limit exceeded; honour `Retry-After`", content: errorContent },
   500: { description: "Unexpected error (`api_error`); safe to retry", content: errorContent },
+} as const;
+
+/** The error answers every runner API route can give: runner tokens have no rate limit, so no 429. */
+export const runnerErrorResponses = {
+  400: openApiErrorResponses[400],
+  401: { description: "Missing, unknown or revoked runner token (`invalid_runner_token`)", content: errorContent },
+  404: openApiErrorResponses[404],
+  500: openApiErrorResponses[500],
 } as const;
 
 /** Routes that check an outbound URL: the DNS resolver may be unavailable. */

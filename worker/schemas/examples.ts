@@ -190,6 +190,8 @@ export const PUBLIC_API_EXAMPLES: Record<string, OperationExample> = {
       upload_url: `${BASE}/uploads/v1/up_3vB6nM9qW2eR5tY8uI1oP4aS?sig=Xc7vB0nM3qW6eR9tY2uI5oP8aS1dF4gH7jK0lZ3xC6v`,
       content_type: "video/mp4",
       size: 734003200,
+      upload_method: "tus",
+      chunk_size: 52428800,
       expires_in_seconds: 604800,
     },
   },
@@ -250,6 +252,7 @@ export const RUNNER_API_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   runnerHeartbeat: { request: { lease_id: leaseId, stage: "analyze", percent: 42 }, response: { lease_expires_at: CREATED + 240, cancel: false } },
+  runnerReportMeasured: { request: { lease_id: leaseId, duration_seconds: 2711.4 }, response: { proceed: true, needed_cents: 377, held_cents: 377 } },
   runnerCreateOutput: {
     request: { lease_id: leaseId, name: "renditions/720p.mp4", size: 412345678, content_type: "video/mp4" },
     response: { name: "renditions/720p.mp4", upload_url: `${BASE}/uploads/v1/out_9dF2gH5jK8lZ1xC4vB7nM0qW?sig=Lm4nB7vC0xZ3aS6dF9gH2jK5lP8oI1uY4tR7eW0qQ3z`, offset: 0 },

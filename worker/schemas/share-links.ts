@@ -16,7 +16,7 @@ export const CreateShareLinkBodySchema = z
       .max(SHARE_LINK_MAX_SECONDS)
       .default(SHARE_LINK_DEFAULT_SECONDS)
       .openapi({
-        description: `How long the link works, in seconds: ${SHARE_LINK_MIN_SECONDS} to ${SHARE_LINK_MAX_SECONDS} (30 days); default ${SHARE_LINK_DEFAULT_SECONDS} (7 days). Rounded up to the next full hour.`,
+        description: `How long the link works, in seconds: ${SHARE_LINK_MIN_SECONDS} to ${SHARE_LINK_MAX_SECONDS} (30 days), rounded up to the next full hour; 7 days when left out.`,
         example: 86400,
       }),
   })

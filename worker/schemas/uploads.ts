@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_UPLOAD_BYTES } from "../lib/tus";
+import { MAX_CHUNK_BYTES, MAX_SINGLE_PUT_BYTES, MAX_UPLOAD_BYTES, RECOMMENDED_CHUNK_BYTES, UPLOAD_METHODS } from "../lib/tus";
 
 /** The spec's upload destination lifetime: 7 days. */
 export const UPLOAD_LIFETIME_SECONDS = 604_800;
@@ -38,11 +38,19 @@ export const UploadSchema = z
     object: z.literal("upload"),
     upload_url: z.string().openapi({
       description:
-        "Where to send the bytes: `PUT` the whole file (up to 100 MB) with `Content-Type` equal to `content_type`, or use the tus 1.0.0 resumable protocol (HEAD/PATCH). The URL carries its own signature; send no API key to it.",
+        "Where to send the bytes, the way `upload_method` says: one `PUT` of the whole file with `Content-Type` equal to `content_type`, or the tus 1.0.0 resumable protocol (HEAD/PATCH). The URL carries its own signature; send no API key to it.",
       example: "https://api.example.com/uploads/v1/up_4f9XoT2qLw8bZ1mN3pQ7rS5u?sig=…",
     }),
     content_type: z.string().openapi({ example: "video/mp4" }),
     size: z.number().int().openapi({ description: "Bytes", example: 734003200 }),
+    upload_method: z.enum(UPLOAD_METHODS).openapi({
+      description: `How to send this file, decided from \`size\` (always known: it is required when reserving). \`put\`: up to ${MAX_SINGLE_PUT_BYTES.toLocaleString("en-US")} bytes (100 MB, the platform's request body limit), one \`PUT\` of the whole file. \`tus\`: above it, the tus 1.0.0 resumable protocol in \`PATCH\` requests of \`chunk_size\` bytes; a single \`PUT\` is refused with \`413 payload_too_large\`. tus also works for a file of any size, and resumes after a dropped connection.`,
+      example: "tus",
+    }),
+    chunk_size: z.number().int().openapi({
+      description: `Bytes per tus \`PATCH\` to send (${RECOMMENDED_CHUNK_BYTES.toLocaleString("en-US")}, 50 MiB); the last one carries the rest. A \`PATCH\` may carry at most ${MAX_CHUNK_BYTES.toLocaleString("en-US")} bytes (90 MiB).`,
+      example: RECOMMENDED_CHUNK_BYTES,
+    }),
     expires_in_seconds: z.number().int().openapi({ description: "How long the upload URL accepts bytes", example: UPLOAD_LIFETIME_SECONDS }),
   })
   .openapi("Upload");

@@ -4,13 +4,15 @@
 // repeated report changes nothing. Dependencies come in as `LifecycleDeps`.
 import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { boxScoresFromShots, SHOT_ROLES, shotAdmits } from "../../contract/box-score";
+import { measuredCostNotCoveredMessage } from "../../contract/failure-messages";
 import { DEFAULT_SUBMIT_OPTIONS, type Roster, type SubmitOptions } from "../../contract/job-options";
-import type { ClaimedJob, JobResult, SessionErrorCode } from "../../contract/runner-api";
+import type { ClaimedJob, JobResult, RunnerAnswer, SessionErrorCode } from "../../contract/runner-api";
 import { highlights, jobs, players, sessions, shots, uploads, usageEvents } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
 import { insertWhere, statement } from "../lib/sql";
 import { newId } from "../ids";
+import { costCents, type RaiseOutcome } from "./billing";
 
 /** A lease lasts this long; runners heartbeat at about half of it. */
 export const LEASE_SECONDS = 120;
@@ -25,6 +27,8 @@ export interface LifecycleDeps {
   now: () => number;
   /** Lease length in seconds (LEASE_SECONDS unless configured). */
   leaseSeconds: number;
+  /** Raises the session's hold to the cost of `measuredSeconds` if the balance covers it (billing.ts `raiseHold`). */
+  raiseHold(sessionId: string, measuredSeconds: number): Promise<RaiseOutcome>;
   settleHold(sessionId: string, measuredSeconds: number): Promise<void>;
   voidHold(sessionId: string): Promise<void>;
   emitSessionEvent(sessionId: string, type: "session.processed" | "session.failed"): Promise<void>;
@@ -197,6 +201,44 @@ export async function heartbeat(
     .returning({ cancel: jobs.cancelRequested });
   if (!row) await requireLease(deps, jobId, leaseId); // throws the precise error
   return { lease_expires_at: expiresAt, cancel: Boolean(row?.cancel) };
+}
+
+// ------------------------------------------------------------------ measured
+
+/**
+ * The runner has probed the source (before any analysis): the hold becomes the measured cost, so
+ * the settle at completion, which never exceeds the hold, charges the whole measured length. When
+ * the balance cannot cover it, the session fails here under the runner's lease (code `unknown`, a
+ * sentence with the length, the cost and the credit; hold voided, nothing charged, the upload
+ * kept for a resubmit) and the answer tells the runner to stop. Measured seconds are whole seconds,
+ * a started one counting as one, as at complete. A repeated report with the same lease gets the
+ * same answer.
+ */
+export async function measureJob(deps: LifecycleDeps, jobId: string, leaseId: string, durationSeconds: number): Promise<RunnerAnswer<"measured">> {
+  const measured = Math.ceil(durationSeconds);
+  const job = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
+  if (!job) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
+  // The refusal's answer was lost and the runner asks again: the job failed under this very lease.
+  if (job.status === "failed" && job.leaseId === leaseId) return { proceed: false, needed_cents: costCents(measured), held_cents: 0 };
+  await requireLease(deps, jobId, leaseId);
+  let outcome: RaiseOutcome;
+  try {
+    outcome = await deps.raiseHold(job.sessionId, measured);
+  } catch (err) {
+    // The hold left `held` meanwhile (the session failed by a sweep): that is a lost lease, not a fault.
+    await requireLease(deps, jobId, leaseId);
+    throw err;
+  }
+  const holdsLease = sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${jobId} AND lease_id = ${leaseId} AND status = 'leased')`;
+  // The session shows its measured length from now on; a session failed below shows the length its message names.
+  await deps.db
+    .update(sessions)
+    .set({ durationSeconds: measured, updated: deps.now() })
+    .where(and(eq(sessions.id, job.sessionId), sql`${sessions.status} NOT IN ('processed', 'failed')`, holdsLease));
+  if (outcome.covered) return { proceed: true, needed_cents: costCents(measured), held_cents: outcome.heldCents };
+  const message = measuredCostNotCoveredMessage(measured, outcome.neededCents, outcome.availableCents + outcome.heldCents);
+  await failSession(deps, job.sessionId, "unknown", message, { jobId, leaseId });
+  return { proceed: false, needed_cents: outcome.neededCents, held_cents: 0 };
 }
 
 // ------------------------------------------------------------------ complete

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { events, sessions } from "../../drizzle/schema";
 import type { Env, Services } from "../env";
 import { rechargeAfterSettle } from "./auto-recharge";
-import { settleHold, voidHold } from "./billing";
+import { raiseHold, settleHold, voidHold } from "./billing";
 import { emitEvent } from "./events";
 import { LEASE_SECONDS, type LifecycleDeps } from "./jobs";
 import { signMediaUrl } from "./media-urls";
@@ -37,6 +37,7 @@ export function lifecycleDeps(services: Services, baseUrl: string): LifecycleDep
     env,
     now,
     leaseSeconds: leaseSecondsFrom(env.JOB_LEASE_SECONDS),
+    raiseHold: (sessionId, seconds) => raiseHold(db, sessionId, seconds, now()),
     settleHold: async (sessionId, seconds) => {
       const at = now();
       const settled = await settleHold(db, sessionId, seconds, at);

@@ -51,29 +51,52 @@ export async function revokeApiKey(db: Database, env: Env, keyId: string, now: n
 
 export type GrantSource = (typeof creditGrants.$inferInsert)["source"];
 
-export async function addCredits(
-  db: Database,
-  orgId: string,
-  grant: { amountCents: number; source: GrantSource; expiresAt?: number; note?: string | null },
-  now: number,
-) {
-  await requireOrganization(db, orgId);
+export interface NewGrant {
+  amountCents: number;
+  source: GrantSource;
+  /** Unix seconds; default one year after `now` (credits expire one year after purchase). */
+  expiresAt?: number;
+  note?: string | null;
+  /** The provider's payment behind the grant; unique, so a payment grants once. */
+  paymentId?: string;
+}
+
+/** The `credit_grants` row for a grant, with the one expiry rule; the caller inserts it. */
+export function creditGrantRow(orgId: string, grant: NewGrant, now: number): typeof creditGrants.$inferSelect {
   if (!Number.isInteger(grant.amountCents) || grant.amountCents <= 0) {
     throw new ApiError("parameter_invalid", "amount_cents must be a positive integer.", { param: "amount_cents" });
   }
-  const id = newId("cg");
-  const expiresAt = grant.expiresAt ?? now + CREDIT_LIFETIME_SECONDS;
-  await db.insert(creditGrants).values({
-    id,
+  return {
+    id: newId("cg"),
     orgId,
     amountCents: grant.amountCents,
     remainingCents: grant.amountCents,
     source: grant.source,
     note: grant.note ?? null,
+    paymentId: grant.paymentId ?? null,
     created: now,
-    expiresAt,
-  });
-  return { id, object: "credit_grant" as const, organization: orgId, amount_cents: grant.amountCents, remaining_cents: grant.amountCents, source: grant.source, expires_at: expiresAt, created: now };
+    expiresAt: grant.expiresAt ?? now + CREDIT_LIFETIME_SECONDS,
+  };
+}
+
+export function creditGrantObject(row: typeof creditGrants.$inferSelect) {
+  return {
+    id: row.id,
+    object: "credit_grant" as const,
+    organization: row.orgId,
+    amount_cents: row.amountCents,
+    remaining_cents: row.remainingCents,
+    source: row.source,
+    expires_at: row.expiresAt,
+    created: row.created,
+  };
+}
+
+export async function addCredits(db: Database, orgId: string, grant: NewGrant, now: number) {
+  await requireOrganization(db, orgId);
+  const row = creditGrantRow(orgId, grant, now);
+  await db.insert(creditGrants).values(row);
+  return creditGrantObject(row);
 }
 
 export async function mintRunnerToken(db: Database, name: string | null, now: number) {

@@ -5,6 +5,7 @@ import { uploads } from "../../drizzle/schema";
 import type { Services } from "../env";
 import { syncUploadRow } from "../durable-objects/upload-transitions";
 import { newId } from "../ids";
+import { RECOMMENDED_CHUNK_BYTES, uploadMethodFor, type UploadMethod } from "../lib/tus";
 import { UPLOAD_LIFETIME_SECONDS, type UploadContentType } from "../schemas/uploads";
 import { createTusTarget, tusTargetStub } from "./tus-targets";
 
@@ -14,6 +15,10 @@ export interface UploadResource {
   upload_url: string;
   content_type: string;
   size: number;
+  /** `put` or `tus`, from the size (lib/tus.ts `uploadMethodFor`). */
+  upload_method: UploadMethod;
+  /** Bytes per tus PATCH. */
+  chunk_size: number;
   expires_in_seconds: number;
 }
 
@@ -59,6 +64,8 @@ export async function createUpload(
     upload_url: uploadUrl,
     content_type: input.content_type,
     size: input.size,
+    upload_method: uploadMethodFor(input.size),
+    chunk_size: RECOMMENDED_CHUNK_BYTES,
     expires_in_seconds: UPLOAD_LIFETIME_SECONDS,
   };
 }

@@ -1,6 +1,7 @@
 // create_upload: reserves an upload and hands back the shell command that sends the file.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import type { UploadResource } from "../../services/uploads";
 import { result, toolError, type ToolContext } from "../tool-kit";
 import { baseName, contentTypeForPath, uploadCommand } from "../upload-command";
 
@@ -23,14 +24,16 @@ export function registerCreateUpload(server: McpServer, { call }: ToolContext): 
       if (!contentType) return toolError(`Only MP4 and MOV videos can be analysed, and "${baseName(path)}" has neither extension. Pass content_type if the file is MP4 or MOV under another name.`);
       const r = await call({ method: "POST", path: "/v1/uploads", body: { size, content_type: contentType, filename: baseName(path) } });
       if (!r.ok) return r.error;
-      const upload = r.body as { id: string; upload_url: string; size: number; content_type: string; expires_in_seconds: number };
+      const upload = r.body as UploadResource;
       return result({
         upload_id: upload.id,
         upload_url: upload.upload_url,
         content_type: upload.content_type,
         size: upload.size,
+        upload_method: upload.upload_method,
         expires_in_seconds: upload.expires_in_seconds,
-        command: uploadCommand({ path, uploadUrl: upload.upload_url, contentType: upload.content_type, size: upload.size }),
+        // The API's answer decides PUT or tus (one rule, lib/tus.ts `uploadMethodFor`).
+        command: uploadCommand({ path, uploadUrl: upload.upload_url, contentType: upload.content_type, size: upload.size, method: upload.upload_method, chunkSize: upload.chunk_size }),
         next_step: `Run \`command\` in a shell on the machine that has the file, then call analyze_video with upload_id "${upload.id}".`,
       });
     },

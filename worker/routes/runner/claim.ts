@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { ClaimAnswer, ClaimRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { openApiErrorResponses } from "../../schemas/common";
+import { runnerErrorResponses } from "../../schemas/common";
 import { claimNextJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -26,7 +26,7 @@ export const claimJobRoute = createRoute({
       description: "`job` is null when nothing was claimable within `wait_seconds`",
       content: { "application/json": { schema: ClaimAnswer } },
     },
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

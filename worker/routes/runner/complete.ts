@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { CompleteAnswer, CompleteRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { completeJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -19,7 +19,7 @@ export const completeJobRoute = createRoute({
   responses: {
     200: { description: "Stored (repeating the call with the same lease is harmless)", content: { "application/json": { schema: CompleteAnswer } } },
     409: errorResponse("`lease_lost`"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { FailAnswer, FailRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { customerFailureMessage } from "../../services/failure-messages";
 import { failJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
@@ -22,7 +22,7 @@ export const failJobRoute = createRoute({
   responses: {
     200: { description: "Recorded", content: { "application/json": { schema: FailAnswer } } },
     409: errorResponse("`lease_lost`"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

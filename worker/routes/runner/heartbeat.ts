@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { HeartbeatAnswer, HeartbeatRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { heartbeat } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -22,7 +22,7 @@ export const heartbeatRoute = createRoute({
       content: { "application/json": { schema: HeartbeatAnswer } },
     },
     409: errorResponse("`lease_lost`: the lease is no longer this runner's; drop the job"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { OutputRequest, OutputTarget } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
 import { sha256Hex } from "../../ids";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { outputKey, requireLease } from "../../services/jobs";
 import { publicBaseUrl } from "../../services/media-urls";
 import { createTusTarget } from "../../services/tus-targets";
@@ -26,7 +26,7 @@ export const createOutputRoute = createRoute({
       content: { "application/json": { schema: OutputTarget } },
     },
     409: errorResponse("`lease_lost`"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { ReleaseAnswer, ReleaseRequest } from "../../../contract/runner-api";
 import type { AppEnv } from "../../env";
-import { errorResponse, IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { errorResponse, IdPathParam, runnerErrorResponses } from "../../schemas/common";
 import { releaseJob } from "../../services/jobs";
 import { lifecycleDeps } from "../../services/lifecycle";
 import { publicBaseUrl } from "../../services/media-urls";
@@ -19,7 +19,7 @@ export const releaseJobRoute = createRoute({
   responses: {
     200: { description: "Released", content: { "application/json": { schema: ReleaseAnswer } } },
     409: errorResponse("`lease_lost`"),
-    ...openApiErrorResponses,
+    ...runnerErrorResponses,
   },
 });
 

@@ -30,7 +30,6 @@ export const createSessionRoute = createRoute({
       headers: {
         "X-Service-Cost-Cents": { schema: { type: "integer" }, description: "Cents held for this submit (0 when an earlier session is returned)" },
         "X-Service-Available-Cents": { schema: { type: "integer" }, description: "Available balance after the hold" },
-        "Idempotent-Replayed": { schema: { type: "string", enum: ["true"] }, description: "Present when the answer is a replay" },
       },
       content: { "application/json": { schema: SessionSchema } },
     },

@@ -24,7 +24,6 @@ export const createWebhookEndpointRoute = createRoute({
   responses: {
     200: {
       description: "The endpoint, with its `secret`",
-      headers: { "Idempotent-Replayed": { schema: { type: "string", enum: ["true"] }, description: "Present when the answer is a replay" } },
       content: { "application/json": { schema: CreatedWebhookEndpointSchema } },
     },
     ...openApiErrorResponses,

@@ -1,0 +1,128 @@
+// Court registration from the labelled landmarks alone (issue 25, points 1 and 3): for every
+// labelled frame of bench/court-landmarks.json and every court type, the leave-one-out error of
+// each landmark in metres (fit on the others, take the left-out pixel back onto the court), the
+// type that fits best, and the tuning and held-out parts side by side: this measures the
+// templates and the fit, and is the ceiling for the line detector. Then the line detector
+// (vision/lines.ts, analysis/observe/court-registration.ts) on the same frames, decoded from
+// ../shared/realclips: registered or not, the type it chose, and the labelled landmarks' error in
+// metres (their pixels taken onto the court through the found view, against the chosen template).
+// Last, 2 vs 3 of the labelled attempts: the line detector on the release frame, the labelled
+// feet taken onto the court, against the registered type's arc.
+//   npm run bench:court
+import path from "node:path";
+import { readFileSync } from "node:fs";
+import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/rules/court-fit.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtNormed, isThreePoint } from "../gpu-runner/analysis/rules/court-template.ts";
+import { registerCourt, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
+import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
+import { houghLines, ridgeMask } from "../gpu-runner/vision/lines.ts";
+import { FFMPEG } from "../gpu-runner/media/binaries.ts";
+import { runTool } from "../gpu-runner/media/run.ts";
+
+/** Frames are registered at this width (the unit tests' synthetic courts are this size too). */
+const WORK_WIDTH = 480;
+const CLIPS = path.resolve(import.meta.dirname, "../../shared/realclips/clips");
+
+interface LabelledFrame {
+  clip: string;
+  split: "tuning" | "held_out";
+  time_s: number;
+  width: number;
+  height: number;
+  landmarks: NamedPoint[];
+}
+const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "court-landmarks.json"), "utf8")) as {
+  frames: LabelledFrame[];
+  examined_without_four: Array<{ clip: string; split: string; time_s: number }>;
+  attempts: Array<{ clip: string; split: "tuning" | "held_out"; release_s: number; points: 2 | 3; feet: { x: number; y: number } }>;
+};
+
+const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
+console.log(`frame\tsplit\tlandmarks\t${COURT_TYPE_IDS.join("\t")}\tbest`);
+const summary: Record<string, { examined: number; four: number; fitted: number; errors: Record<string, number[]>; best: string[] }> = {};
+for (const split of ["tuning", "held_out"]) {
+  summary[split] = {
+    examined: data.examined_without_four.filter((e) => e.split === split).length,
+    four: 0, fitted: 0, best: [],
+    errors: Object.fromEntries(COURT_TYPE_IDS.map((id) => [id, []])),
+  };
+}
+for (const f of data.frames) {
+  const s = summary[f.split];
+  s.examined++;
+  if (f.landmarks.length >= 4) s.four++;
+  if (COURT_TYPE_IDS.some((id) => fitCourt(id, f.landmarks))) s.fitted++;
+  const cells = COURT_TYPE_IDS.map((id) => {
+    const errors = leaveOneOutErrors(id, f.landmarks);
+    s.errors[id].push(...errors);
+    return fmt(median(errors));
+  });
+  const best = bestCourtType(f.landmarks);
+  if (best) s.best.push(best.type);
+  console.log(`${f.clip}@${f.time_s}\t${f.split}\t${f.landmarks.length}\t${cells.join("\t")}\t${best?.type ?? "(4 points: exact fit, no check)"}`);
+}
+console.log("\nsplit\tframes examined\twith ≥4 landmarks\tfitted\tleave-one-out median (m) by type\tbest type per frame");
+for (const [split, s] of Object.entries(summary)) {
+  const byType = COURT_TYPE_IDS.map((id) => `${id} ${fmt(median(s.errors[id]))} (n=${s.errors[id].length})`).join(", ");
+  console.log(`${split}\t${s.examined}\t${s.four}\t${s.fitted}\t${byType}\t${s.best.join(", ") || "–"}`);
+}
+
+/** One frame as luma at WORK_WIDTH (exact seek). */
+async function lumaAt(clip: string, t: number, width: number, height: number) {
+  const W = WORK_WIDTH, H = Math.round((height * W) / width / 2) * 2;
+  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${W}:${H}`, "-f", "rawvideo", "-pix_fmt", "gray", "-"]);
+  return { luma: new Uint8Array(buf.buffer, buf.byteOffset, W * H), W, H, factor: width / W };
+}
+
+console.log("\nline detector\nframe\tsplit\tregistered\ttype\tlandmark errors (m)\tmedian");
+const detected: Record<string, { frames: number; registered: number; errors: number[] }> = { tuning: { frames: 0, registered: 0, errors: [] }, held_out: { frames: 0, registered: 0, errors: [] } };
+for (const f of data.frames) {
+  const { luma, W, H, factor } = await lumaAt(f.clip, f.time_s, f.width, f.height);
+  const mask = ridgeMask(luma, W, H);
+  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const d = detected[f.split];
+  d.frames++;
+  if (!r) { console.log(`${f.clip}@${f.time_s}\t${f.split}\tno\t–\t–\t–`); continue; }
+  d.registered++;
+  const inv = invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!;
+  const lm = courtLandmarks(COURT_TEMPLATES[r.type]);
+  const errors = f.landmarks.filter((p) => lm[p.name]).map((p) => {
+    const at = applyHomography(inv, [p.x, p.y]);
+    return Math.hypot(at[0] - lm[p.name][0], at[1] - lm[p.name][1]);
+  });
+  d.errors.push(...errors);
+  console.log(`${f.clip}@${f.time_s}\t${f.split}\tyes (${r.hits}/${r.inPicture} px on stripes)\t${r.type}\t${errors.map(fmt).join(" ")}\t${fmt(median(errors))}`);
+}
+// Frames examined with fewer than four landmarks: registered or not (no truth to measure the view against).
+const unlabelled: string[] = [];
+for (const e of data.examined_without_four) {
+  const meta = data.frames.find((f) => f.clip === e.clip) ?? (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
+  const { luma, W, H } = await lumaAt(e.clip, e.time_s, meta.width, meta.height);
+  const mask = ridgeMask(luma, W, H);
+  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  unlabelled.push(`${e.clip} (${e.split}): ${r ? `registered as ${r.type}` : "not registered"}`);
+}
+console.log("\nsplit\tlabelled frames\tregistered\tmedian landmark error (m)");
+for (const [split, d] of Object.entries(detected)) console.log(`${split}\t${d.frames}\t${d.registered}\t${fmt(median(d.errors))} (n=${d.errors.length})`);
+console.log(`\nframes with fewer than four landmarks:\n  ${unlabelled.join("\n  ")}`);
+
+const manifestClips = (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips;
+console.log("\nattempt\tsplit\tregistered\ttype\tcourt position (m)\tchart\tpoints (truth)");
+const twoThree: Record<string, { attempts: number; registered: number; right: number }> = { tuning: { attempts: 0, registered: 0, right: 0 }, held_out: { attempts: 0, registered: 0, right: 0 } };
+for (const a of data.attempts) {
+  const meta = manifestClips.find((c) => c.file === `clips/${a.clip}.mp4`)!;
+  const { luma, W, H, factor } = await lumaAt(a.clip, a.release_s, meta.width, meta.height);
+  const mask = ridgeMask(luma, W, H);
+  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const t = twoThree[a.split];
+  t.attempts++;
+  if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }
+  t.registered++;
+  const at = applyHomography(invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!, [a.feet.x, a.feet.y]);
+  const points = isThreePoint(COURT_TEMPLATES[r.type], at) ? 3 : 2;
+  if (points === a.points) t.right++;
+  const normed = courtNormed(COURT_TEMPLATES[r.type], at);
+  console.log(`${a.clip}@${a.release_s}\t${a.split}\tyes\t${r.type}\t${fmt(at[0])}, ${fmt(at[1])}\t${fmt(normed[0])}, ${fmt(normed[1])}\t${points} (${a.points})`);
+}
+console.log("\nsplit\tattempts\ton a registered court\t2-vs-3 right");
+for (const [split, t] of Object.entries(twoThree)) console.log(`${split}\t${t.attempts}\t${t.registered}\t${t.right} of ${t.registered}`);

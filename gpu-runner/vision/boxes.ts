@@ -1,0 +1,10 @@
+// Box maths shared by the detectors' decoding and the basketball rules: pure, no model, so the
+// rules that use it stay testable on small arrays (test/lint/analysis-roles.test.ts).
+
+/** Intersection over union of two centre-size boxes (0 when they do not overlap). */
+export function boxIou(a: { cx: number; cy: number; w: number; h: number }, b: { cx: number; cy: number; w: number; h: number }): number {
+  const ix = Math.max(0, Math.min(a.cx + a.w / 2, b.cx + b.w / 2) - Math.max(a.cx - a.w / 2, b.cx - b.w / 2));
+  const iy = Math.max(0, Math.min(a.cy + a.h / 2, b.cy + b.h / 2) - Math.max(a.cy - a.h / 2, b.cy - b.h / 2));
+  const inter = ix * iy;
+  return inter / (a.w * a.h + b.w * b.h - inter || 1);
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
+import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
+import { applyHomography, invertHomography, seededRandom, type H3 } from "../../gpu-runner/vision/homography.ts";
+import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
+
+const W = 480, H = 270;
+
+// A real camera's view: the court → image homography of a labelled tuning frame (960×540), at
+// half the size, so the synthetic pictures have the perspective of real footage.
+const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/court-landmarks.json"), "utf8")) as { frames: Array<{ clip: string; landmarks: NamedPoint[] }> };
+const frame = labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!;
+const half = frame.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 }));
+
+/** A grey floor with light noise and the court type's lines painted through h, 255 on ~90. */
+function drawCourt(type: CourtTypeId, h: H3, seed = 1): Uint8Array {
+  const random = seededRandom(seed);
+  const img = Uint8Array.from({ length: W * H }, () => 85 + Math.floor(random() * 10));
+  const paint = (x: number, y: number) => {
+    const X = Math.round(x), Y = Math.round(y);
+    if (X >= 0 && Y >= 0 && X < W && Y < H) img[Y * W + X] = 230;
+  };
+  for (const l of courtLines(COURT_TEMPLATES[type])) {
+    const pts: Array<[number, number]> = [];
+    if (l.kind === "segment") {
+      const len = Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]);
+      for (let d = 0; d <= len; d += 0.01) pts.push([l.a[0] + ((l.b[0] - l.a[0]) * d) / len, l.a[1] + ((l.b[1] - l.a[1]) * d) / len]);
+    } else {
+      for (let a = l.from; a <= l.to; a += 0.002) pts.push([l.centre[0] + l.radius * Math.cos(a), l.centre[1] + l.radius * Math.sin(a)]);
+    }
+    for (const p of pts) {
+      const w = h[6] * p[0] + h[7] * p[1] + h[8];
+      if (w <= 0) continue;
+      const [x, y] = applyHomography(h, p);
+      paint(x, y);
+    }
+  }
+  return img;
+}
+
+function landmarkErrorM(type: CourtTypeId, truth: H3, found: H3): number {
+  const inv = invertHomography(found)!;
+  const lm = courtLandmarks(COURT_TEMPLATES[type]);
+  const names = ["baseline_lane_left", "baseline_lane_right", "ft_lane_left", "ft_lane_right", "ft_circle_top", "three_corner_left"];
+  return Math.max(...names.map((n) => {
+    const back = applyHomography(inv, applyHomography(truth, lm[n]));
+    return Math.hypot(back[0] - lm[n][0], back[1] - lm[n][1]);
+  }));
+}
+
+describe("lines on a floor", () => {
+  it("a thin bright stripe is a ridge; a wide bright area is not", () => {
+    const img = new Uint8Array(60 * 40).fill(80);
+    for (let y = 0; y < 40; y++) { img[y * 60 + 10] = 220; img[y * 60 + 11] = 220; }
+    for (let y = 0; y < 40; y++) for (let x = 30; x < 50; x++) img[y * 60 + x] = 220;
+    const mask = ridgeMask(img, 60, 40);
+    expect(mask[20 * 60 + 10]).toBe(1);
+    expect(mask[20 * 60 + 40]).toBe(0);
+    const lines = houghLines(mask, 60, 40, { minVotes: 20 });
+    expect(lines).toHaveLength(1);
+    // The stripe x = 10.5 (columns 10 and 11): a vertical line, normal along x.
+    const t = lines[0].theta > Math.PI / 2 ? lines[0].theta - Math.PI : lines[0].theta;
+    expect(Math.abs(t)).toBeLessThan(0.02);
+    expect(Math.abs(Math.abs(lines[0].rho) - 10.5)).toBeLessThan(0.6);
+  });
+
+  it("thin bright lines in a textured patch (a fence against leaves) are not floor lines", () => {
+    const W0 = 120, H0 = 60;
+    const random = seededRandom(9);
+    const img = new Uint8Array(W0 * H0).fill(80);
+    // Left half: a fence, wires every 4 px over a speckled background; right half: one court line on a flat floor.
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x++) img[y * W0 + x] = 60 + Math.floor(random() * 60);
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x += 4) img[y * W0 + x] = 230;
+    for (let y = 0; y < H0; y++) img[y * W0 + 90] = 230;
+    const mask = ridgeMask(img, W0, H0);
+    let fence = 0;
+    for (let y = 0; y < H0; y++) for (let x = 0; x < 60; x++) fence += mask[y * W0 + x];
+    expect(fence).toBeLessThan(0.02 * 60 * H0);
+    expect(mask[30 * W0 + 90]).toBe(1);
+  });
+
+  it("two drawn lines are found and cross where they were drawn", () => {
+    const img = new Uint8Array(100 * 80).fill(60);
+    for (let x = 0; x < 100; x++) img[30 * 100 + x] = 200; // y = 30
+    for (let y = 0; y < 80; y++) img[y * 100 + Math.round(20 + 0.5 * y)] = 200; // x = 20 + y/2
+    const lines = houghLines(ridgeMask(img, 100, 80), 100, 80, { minVotes: 30 });
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    const p = intersect(lines[0], lines[1])!;
+    expect(Math.hypot(p[0] - 35, p[1] - 30)).toBeLessThan(1.5);
+  });
+});
+
+describe("registering a court drawn through a known homography", () => {
+  for (const type of ["fiba", "fiba_2008", "high_school"] as CourtTypeId[]) {
+    it(`recovers the view and the court type (${type})`, () => {
+      const truth = fitCourt(type, half)!;
+      const img = drawCourt(type, truth);
+      const mask = ridgeMask(img, W, H, { sidePx: 2 });
+      const lines = houghLines(mask, W, H);
+      const r = registerCourt(mask, W, H, lines)!;
+      expect(r).not.toBeNull();
+      expect(r.type).toBe(type);
+      expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
+    });
+  }
+
+  it("refinement pulls a guess that is a little off onto the painted lines", () => {
+    const truth = fitCourt("fiba", half)!;
+    const img = drawCourt("fiba", truth);
+    const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    // The guess: the true view shifted 3 px right and 2 px down, and slightly turned.
+    const c = Math.cos(0.01), s = Math.sin(0.01);
+    const off: H3 = [c * truth[0] - s * truth[3] + 3 * truth[6], c * truth[1] - s * truth[4] + 3 * truth[7], c * truth[2] - s * truth[5] + 3 * truth[8],
+      s * truth[0] + c * truth[3] + 2 * truth[6], s * truth[1] + c * truth[4] + 2 * truth[7], s * truth[2] + c * truth[5] + 2 * truth[8], truth[6], truth[7], truth[8]];
+    const before = landmarkErrorM("fiba", truth, off);
+    const refined = refineRegistration(off, "fiba", mask, W, H)!;
+    expect(before).toBeGreaterThan(0.3);
+    expect(landmarkErrorM("fiba", truth, refined)).toBeLessThan(before / 3);
+  });
+
+  it("a view that lays the court on a wall, or above the horizon, is no view of a floor", () => {
+    const truth = fitCourt("fiba", half)!;
+    const keyCentre = applyHomography(truth, [2.9, 0]);
+    expect(plausibleView(truth, keyCentre)).toBe(true);
+    // The same picture turned a quarter (x' = y, y' = W − x): the horizon stands upright.
+    const turned: H3 = [truth[3], truth[4], truth[5], -truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], truth[6], truth[7], truth[8]];
+    expect(plausibleView(turned, applyHomography(turned, [2.9, 0]))).toBe(false);
+    // Upside down (y' = H − y): the court lies above its horizon.
+    const flipped: H3 = [-truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], -truth[3] + H * truth[6], -truth[4] + H * truth[7], -truth[5] + H * truth[8], truth[6], truth[7], truth[8]];
+    expect(plausibleView(flipped, applyHomography(flipped, [2.9, 0]))).toBe(false);
+  });
+
+  it("a floor without lines is not registered", () => {
+    const random = seededRandom(5);
+    const img = Uint8Array.from({ length: W * H }, () => 80 + Math.floor(random() * 30));
+    const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    expect(registerCourt(mask, W, H, houghLines(mask, W, H))).toBeNull();
+  });
+});
