@@ -3,6 +3,7 @@
 // √2, so pixels in the hundreds and metres in units weigh alike), and RANSAC over it for
 // correspondences with outliers (line crossings matched to the wrong court corner).
 // Row-major 3×3, h[8] = 1: the same layout as analysis/rules/geometry.ts's `Homography`.
+import { seededRandom } from "./random.ts";
 
 export type Pt = [number, number];
 export type H3 = number[];
@@ -104,17 +105,6 @@ export interface RansacResult {
   inliers: number[];
 }
 
-/** A small seeded generator (mulberry32), so a fit is the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * RANSAC: fits four random correspondences many times, keeps the fit with the most inliers

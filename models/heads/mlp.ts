@@ -1,6 +1,7 @@
 // A two-layer perceptron applied at every cell of the CenterNet feature map (a 1×1-conv head),
 // trained in plain JavaScript on the CPU: the heads are small (128→H→K) and the samples fit in
 // memory, so no training framework is needed. Deterministic for a given seed.
+import { seededRandom } from "../../gpu-runner/vision/random.ts";
 
 export interface MlpWeights {
   inputs: number;
@@ -15,20 +16,9 @@ export interface MlpWeights {
   b2: Float32Array;
 }
 
-/** Small deterministic PRNG (mulberry32), so a training run can be repeated exactly. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function initMlp(inputs: number, hidden: number, outputs: number, mean: Float32Array, std: Float32Array, seed: number, outBias = 0): MlpWeights {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
   const w1 = new Float32Array(hidden * inputs).map(() => gauss() * Math.sqrt(2 / inputs));
   const w2 = new Float32Array(outputs * hidden).map(() => gauss() * Math.sqrt(1 / hidden));

@@ -13,7 +13,8 @@ import { heatmapChannels } from "../../gpu-runner/vision/basketball.ts";
 import { cropResize } from "../../gpu-runner/vision/image.ts";
 import { readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
 import { decodeImages, IMAGE_SIZE, loadDataset, type DatasetImage, type LabelBox } from "./dataset.ts";
-import { Adam, focalLoss, forward, initMlp, rng, toHeadJson, trainStep, type MlpWeights } from "./mlp.ts";
+import { seededRandom } from "../../gpu-runner/vision/random.ts";
+import { Adam, focalLoss, forward, initMlp, toHeadJson, trainStep, type MlpWeights } from "./mlp.ts";
 
 const INPUT = 512;
 const STRIDE = 4;
@@ -299,7 +300,7 @@ function train(task: Task, passes: PassSamples[], kind: "heat" | "size", hidden:
   }
   const m = initMlp(CHANNELS, hidden, kind === "heat" ? 1 : 2, mean, std, seed, kind === "heat" ? -4.6 : meanLogSize);
   const opt = new Adam([m.w1, m.b1, m.w2, m.b2], 1e-3);
-  const r = rng(seed + 1);
+  const r = seededRandom(seed + 1);
   const positives = index.filter(([pi, i]) => passes[pi].target[i] >= 0.999).length;
   const wNeg = negativeWeight();
   // The size task has a few thousand samples: small batches and more epochs give it enough steps.
@@ -426,7 +427,7 @@ async function evaluate(split: "val" | "test", images: DatasetImage[], heads: { 
 async function main() {
   const images = loadDataset();
   const extractor = await Extractor.open(BASE_MODEL);
-  const r = rng(SEED);
+  const r = seededRandom(SEED);
   const trainImages = (task: Task) => {
     const pool = images.filter((im) => im.split === "train" && (task === "rim" ? im.rimExhaustive : im.ballLabelled));
     return QUICK ? pool.filter((_, i) => i % 4 === 0) : pool;
@@ -450,7 +451,7 @@ async function main() {
     writeFileSync(file, JSON.stringify(h) + "\n");
     console.error(`[train] wrote ${file}`);
   }
-  for (const row of [...(await evaluate("val", images, { rim, ball }, extractor, rng(99))), ...(await evaluate("test", images, { rim, ball }, extractor, rng(99)))]) console.log(JSON.stringify(row));
+  for (const row of [...(await evaluate("val", images, { rim, ball }, extractor, seededRandom(99))), ...(await evaluate("test", images, { rim, ball }, extractor, seededRandom(99)))]) console.log(JSON.stringify(row));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -4,7 +4,8 @@ import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
 import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
-import { applyHomography, invertHomography, seededRandom, type H3 } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
+import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 
 const W = 480, H = 270;

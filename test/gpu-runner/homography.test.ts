@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyHomography, fitHomography, invertHomography, ransacHomography, seededRandom, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, fitHomography, invertHomography, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
+import { seededRandom } from "../../gpu-runner/vision/random.ts";
 
 // A camera-like homography: court metres → pixels of a 960×540 frame seen obliquely.
 const TRUE_H: H3 = [38, -22, 480, 6, 9, 300, 0.004, -0.028, 1];
