@@ -16,7 +16,7 @@ const ROLES = ["observe", "rules", "whole-frame"];
 const TOP_LEVEL = ["artifact-rows.ts", "metrics.ts", "pipeline.ts", "types.ts"];
 /** What reading video or running a model takes: the media stage, onnxruntime, child processes, threads. */
 /** Pure maths in vision/ the rules may use: box overlap, homographies (and their seeded random draws). */
-const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|homography)\.ts$)|analysis\/(observe|whole-frame)\/)/;
+const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
 const IMPURE_PACKAGE = /^(onnxruntime-node|node:child_process|node:worker_threads|node:fs)/;
 
 /**
