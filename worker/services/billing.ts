@@ -64,11 +64,12 @@ export async function getBalance(db: Database, orgId: string, now: number): Prom
 /** Used when neither `duration_seconds` nor a file size is known at submit. */
 export const DEFAULT_ESTIMATE_SECONDS = 2 * 3600;
 /**
- * Size → length assumption: 8 Mbit/s (1,000,000 bytes per second), typical of
- * 1080p30 H.264 from phones and sports cameras. Lower-bitrate files get a
- * larger hold than needed; higher-bitrate ones a smaller one, which the
- * measured length then raises (`raiseHold`). The charge is always the measured
- * length (docs/sessions.md, "Holds and charges").
+ * Size → length assumption: 8 Mbit/s (1,000,000 bytes per second), between
+ * phone recordings (12–17 Mbit/s) and exported files (4–8 Mbit/s). A file of a
+ * higher bitrate gets a larger hold than its length needs; one of a lower
+ * bitrate a smaller one, which the measured length then raises (`raiseHold`).
+ * The charge is always the measured length (docs/sessions.md, "Holds and
+ * charges", "Why 8 Mbit/s").
  */
 export const ASSUMED_BYTES_PER_SECOND = 1_000_000;
 
