@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data import REALCLIP_LABELS, extract_frames, tuning_clips  # noqa: E402
+from realclips_ball import letterbox_rgb as letterbox  # noqa: E402
 
-SIZE = 512
 PER_SOURCE = {  # frames wanted per source (prefix of the clip file name); sujay_rim_*: a sample of clips
     "chonyy": 40, "jbardelli": 24, "lreithmayr": 10, "senatopal": 10, "ashwin": 6,
     "brettfazio": 14, "sujay": 44, "aggie": 12, "dbs29": 6,
@@ -81,16 +81,6 @@ def choose_frames(clips: list[dict]) -> list[tuple[dict, int]]:
                 frames = sorted(set(frames))
             out += [(c, f) for f in frames]
     return out
-
-
-def letterbox(rgb: np.ndarray):
-    h, w = rgb.shape[:2]
-    s = SIZE / max(w, h)
-    nw, nh = int(round(w * s)), int(round(h * s))
-    x0, y0 = (SIZE - nw) // 2, (SIZE - nh) // 2
-    canvas = np.full((SIZE, SIZE, 3), 114, np.uint8)
-    canvas[y0:y0 + nh, x0:x0 + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
-    return canvas, s, x0, y0
 
 
 def propose(model, rgb: np.ndarray, hoop_box):

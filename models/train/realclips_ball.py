@@ -30,14 +30,19 @@ CLIPS_DIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "../../../s
 SIZE = 512
 
 
-def letterbox_frame(bgr: np.ndarray):
-    h, w = bgr.shape[:2]
-    s = SIZE / max(w, h)
+def letterbox_rgb(rgb: np.ndarray, size: int = SIZE):
+    """A whole frame letterboxed to size×size on gray (as the runner's scan): canvas, scale, x0, y0."""
+    h, w = rgb.shape[:2]
+    s = size / max(w, h)
     nw, nh = int(round(w * s)), int(round(h * s))
-    x0, y0 = (SIZE - nw) // 2, (SIZE - nh) // 2
-    canvas = np.full((SIZE, SIZE, 3), 114, np.uint8)
-    canvas[y0:y0 + nh, x0:x0 + nw] = cv2.cvtColor(cv2.resize(bgr, (nw, nh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2RGB)
+    x0, y0 = (size - nw) // 2, (size - nh) // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas[y0:y0 + nh, x0:x0 + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_AREA)
     return canvas, s, x0, y0
+
+
+def letterbox_frame(bgr: np.ndarray):
+    return letterbox_rgb(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
 
 
 def main():
