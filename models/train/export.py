@@ -3,7 +3,9 @@
   VENV/bin/python models/train/export.py --run models/train/runs/ft1 --step 1600 [--out models/basketball-centernet.onnx]
 
 The weights go into a copy of the start graph (same nodes, input `images` NHWC float 0–255, outputs
-`heatmap`, `wh`, `feature`, `ball`, `rim`, `rim_size`, same metadata plus `fine_tuned`), so the file is
+`heatmap`, `wh`, `feature`, `ball`, `rim`, `rim_size`, same metadata plus `fine_tuned`: the train.py
+command, the start file (and its own `fine_tuned` record when it was fine-tuned before), the data (the
+tuning-clip label file's sha256 and share when used), seed, step, args and --metrics), so the file is
 a drop-in for models/centernet.onnx. Checks before writing: the file's input/output names equal the
 start model's, and onnxruntime on the written file reproduces the PyTorch interpreter (max |diff|
 printed, must be small). Then writes <out>.reference.json: top peaks and sums of the outputs on
@@ -13,6 +15,7 @@ recomputes in TypeScript with the same integer/double arithmetic).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -23,6 +26,7 @@ import onnxruntime as ort
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data import REALCLIP_LABELS  # noqa: E402
 from evaluate import peaks  # noqa: E402
 from onnx_torch import OnnxNet, load  # noqa: E402
 
@@ -71,6 +75,43 @@ def reference(session: ort.InferenceSession) -> dict:
     return ref
 
 
+def training_command(run_args: dict) -> str:
+    """The train.py command line that the run's args.json records (every option, defaults included)."""
+    flags = []
+    for k, v in run_args.items():
+        flag = "--" + k.replace("_", "-")
+        if isinstance(v, bool):
+            flags += [flag] if v else []
+        else:
+            flags += [flag, str(v)]
+    return " ".join(["nice -n 19 VENV/bin/python models/train/train.py", *flags])
+
+
+def start_record(run_args: dict) -> dict:
+    """Where the run started: the npm build's CenterNet, or an earlier fine-tuned file, whose own
+    `fine_tuned` record is kept whole so the file's metadata holds its full lineage."""
+    base = run_args["base"]
+    props = {p.key: p.value for p in onnx.load(base).metadata_props}
+    if "fine_tuned" not in props:
+        return {"start": f"{base} as built by npm ci (COCO CenterNet + heads from models/heads)"}
+    earlier = json.loads(props["fine_tuned"])
+    if earlier.get("args", {}).get("run") == run_args["run"]:
+        # Exporting the same run twice over its own start file would record it as its own ancestor.
+        sys.exit(f"{base} already holds this run's export: restore the start file (git checkout) first")
+    return {"start": f"{base}, itself fine-tuned (its record in start_fine_tuned)", "start_fine_tuned": earlier}
+
+
+def training_data(run_args: dict) -> str:
+    data = "train split of ../shared/datasets/basketball-det (CC BY 4.0, see docs/analysis.md)"
+    share = run_args.get("realclip_share") or 0
+    if share:
+        with open(REALCLIP_LABELS, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        data += (f"; a share {share} of the samples a labelled frame of the train clips of models/train/realclip-labels.json"
+                 f" (sha256 {digest}; tuning clips of ../shared/realclips only, never a held_out clip)")
+    return data + "; chosen on validation figures only (metrics)"
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--run", required=True)
@@ -85,9 +126,10 @@ def main():
     run_args = json.load(open(os.path.join(a.run, "args.json")))
     meta = {"fine_tuned": json.dumps({
         "by": "models/train/train.py, then models/train/export.py",
-        "start": "models/centernet.onnx as built by npm ci (COCO CenterNet + heads from models/heads)",
-        "data": "train split of ../shared/datasets/basketball-det (CC BY 4.0, see docs/analysis.md); chosen on val",
-        "step": a.step, "args": run_args,
+        "command": training_command(run_args),
+        **start_record(run_args),
+        "data": training_data(run_args),
+        "seed": run_args["seed"], "step": a.step, "args": run_args,
         "metrics": json.load(open(a.metrics)) if a.metrics else None,
     })}
     model = net.write_onnx(meta)
