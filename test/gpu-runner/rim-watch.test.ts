@@ -73,7 +73,7 @@ describe("watchRims on a shaking camera", () => {
       "-c:v", "libx264", "-crf", "12", "-preset", "veryfast", video,
     ]);
     const info = await probe(video);
-    const nothing: BasketballModel = { detect: async () => ({ persons: [], balls: [], rims: [] }) };
+    const nothing: BasketballModel = { detect: async () => [] };
     const frames = 30;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
     const watched = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
@@ -105,7 +105,7 @@ describe("watchRims on a shaking camera", () => {
     ]);
     const info = await probe(video);
     let calls = 0;
-    const counting: BasketballModel = { detect: async () => (calls++, { persons: [], balls: [], rims: [] }) };
+    const counting: BasketballModel = { detect: async () => (calls++, []) };
     const frames = 36;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
     // A 128 input for a 360-pixel region: ffmpeg shrinks the frames before the crop (the path large regions take).

@@ -15,8 +15,8 @@ const ANALYSIS = "gpu-runner/analysis";
 const ROLES = ["observe", "rules", "whole-frame"];
 const TOP_LEVEL = ["artifact-rows.ts", "metrics.ts", "pipeline.ts", "types.ts"];
 /** What reading video or running a model takes: the media stage, onnxruntime, child processes, threads. */
-/** Pure maths in vision/ the rules may use: box overlap, homographies (and their seeded random draws). */
-const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
+/** Pure maths in vision/ the rules may use: box overlap, a frame's detections and their helpers, homographies (and their seeded random draws). */
+const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|detections|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
 const IMPURE_PACKAGE = /^(onnxruntime-node|node:child_process|node:worker_threads|node:fs)/;
 
 /**
@@ -94,5 +94,6 @@ describe("the analysis split by role", () => {
     const graph = new Map([["gpu-runner/analysis/rules/a.ts", ["gpu-runner/vision/detector.ts"]]]);
     expect([...reach(graph, "gpu-runner/analysis/rules/a.ts").keys()].filter((f) => IMPURE_FILE.test(f))).toEqual(["gpu-runner/vision/detector.ts"]);
     expect(IMPURE_FILE.test("gpu-runner/vision/boxes.ts")).toBe(false);
+    expect(IMPURE_FILE.test("gpu-runner/vision/detections.ts")).toBe(false);
   });
 });

@@ -12,7 +12,7 @@
 import type { VideoInfo } from "../../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
-import type { Detection } from "../../vision/detector.ts";
+import { fromRegion, ofClass, type Detections } from "../../vision/detections.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
@@ -173,20 +173,19 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     range,
     signal: o.signal,
     stills: { fps: stillFps, onStill },
-    onSample: async (s) => void (await players.update(s.frame, s.persons)),
+    onSample: async (s) => void (await players.update(s.frame, ofClass(s.detections, "person"))),
     onFrame: (f) => onProgress(0.4 * Math.min(1, f / frames)),
   });
   const t1 = performance.now();
   const timeline = Math.max(frames, (scan.at(-1)?.frame ?? 0) + 1);
 
-  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: s.rims })), { frames: timeline, settings: o.rimTracks });
+  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: ofClass(s.detections, "rim") })), { frames: timeline, settings: o.rimTracks });
   const look: LookCloser = async (frame, region) => {
     const still = stills.find((x) => x.frame === frame)!;
     const img = cropResize({ data: still.rgb, width: info.width, height: info.height }, region, o.roiInput, o.roiInput);
-    const top = (await model.detect(img, o.roiInput, o.roiInput, { rims: true })).rims[0];
-    if (!top) return null;
-    const k = region.w / o.roiInput;
-    return { cx: region.x + top.cx * k, cy: region.y + top.cy * k, w: top.w * k, h: top.h * k, score: top.score };
+    // The model answers rims best first.
+    const [top] = fromRegion(ofClass(await model.detect(img, o.roiInput, o.roiInput, ["rim"]), "rim").slice(0, 1), region, region.w / o.roiInput);
+    return top ?? null;
   };
   // How much of each ring's box the stills show blown out white (a lamp: isLight).
   const verified = (await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify })).map((r) => {
@@ -196,7 +195,7 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     });
     return { ...r, clippedWhite: shares.length ? shares.reduce((a, x) => a + x, 0) / shares.length : 0 };
   });
-  const persons = scan.flatMap((s) => s.persons);
+  const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const rims = verified
     .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
@@ -336,8 +335,8 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   // The ball around each rim: candidates linked into a path that must start on something moving
   // (a static look-alike on the rim or the net must not become the ball).
   const watchedPaths = watched.map((rim, k) => ({
-    ball: buildBallPath<RimWatchSample["balls"][number]>(
-      watch.map((w) => w[k]?.balls ?? []),
+    ball: buildBallPath(
+      watch.map((w) => ofClass(w[k]?.detections ?? [], "ball")),
       {
         fps,
         scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,
@@ -352,9 +351,9 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   }));
   // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
-  const persons = scan.flatMap((s) => s.persons);
+  const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const typicalPerson = median(persons.map((p) => p.h));
-  const scenePath = buildBallPath(scan.map((s) => s.balls), {
+  const scenePath = buildBallPath(scan.map((s) => ofClass(s.detections, "ball")), {
     fps: fps / every,
     scale: typicalPerson ? typicalPerson * ob.BALL_PERSON_HEIGHTS : Math.min(raw.width, raw.height) * ob.BALL_FRAME_SHARE,
     settings: ob.SCENE_BALL_PATH,
@@ -372,13 +371,10 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 
   // Artifacts: what was detected, frame by frame, in source pixels.
-  const perFrame: Detection[][] = Array.from({ length: n }, () => []);
-  for (const s of scan) {
-    if (s.frame >= n) continue;
-    perFrame[s.frame].push(...s.persons.map((p) => ({ kind: "person" as const, ...p })), ...s.rims.map((r) => ({ kind: "hoop" as const, ...r })));
-    if (!watch[s.frame].length) perFrame[s.frame].push(...s.balls.map((b) => ({ kind: "ball" as const, ...b })));
-  }
-  watch.forEach((ws, f) => ws.forEach((w) => perFrame[f].push(...w.balls.map((b) => ({ kind: "ball" as const, cx: b.cx, cy: b.cy, w: b.w, h: b.h, score: b.score })))));
+  // The scan's people and rim candidates; its balls where no rim region was watched, else the regions' balls (a closer look).
+  const perFrame: Detections[] = Array.from({ length: n }, () => []);
+  for (const s of scan) if (s.frame < n) perFrame[s.frame] = watch[s.frame].length ? s.detections.filter((d) => d.className !== "ball") : s.detections;
+  watch.forEach((ws, f) => (perFrame[f] = [...perFrame[f], ...ws.flatMap((w) => ofClass(w.detections, "ball"))]));
 
   return {
     fps,

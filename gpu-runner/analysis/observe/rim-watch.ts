@@ -5,20 +5,23 @@
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
 import { decodeRegion, type TimeRange } from "../../media/decode.ts";
 import type { VideoInfo } from "../../media/probe.ts";
-import type { BasketballModel, BasketballObjects, Candidate } from "../../vision/basketball.ts";
+import type { BasketballModel } from "../../vision/basketball.ts";
+import { fromRegion, withData, type Detections } from "../../vision/detections.ts";
 import { cropResize, type Rect, type RgbImage } from "../../vision/image.ts";
 import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../../vision/motion.ts";
 import type { RimTrack } from "../rules/hoop.ts";
 import type { Box } from "../types.ts";
 
+/**
+ * The balls and rims the model saw in a rim's region, in source pixels. Each ball's `motion` is how
+ * much its disc differs (mean absolute RGB, 0–255) from the region's running background, so a slow
+ * ball (slow motion, a ball rolling on the rim) stands out as well as a fast one, while anything that
+ * has stood still for a while does not.
+ */
+export type RimWatchDetections = Detections<{ motion: number }, "ball">;
+
 export interface RimWatchSample {
-  /**
-   * In source pixels; `motion` is how much the ball's disc differs (mean absolute RGB, 0–255) from
-   * the region's running background, so a slow ball (slow motion, a ball rolling on the rim) stands
-   * out as well as a fast one, while anything that has stood still for a while does not.
-   */
-  balls: Array<Candidate & { motion: number }>;
-  rims: Candidate[];
+  detections: RimWatchDetections;
   roi: Rect;
   /** Mean absolute change since the previous frame in the net (below the ring, within its width). */
   netMotion: number;
@@ -30,7 +33,7 @@ export interface RimWatchSample {
    * is the track's box moved by this much.
    */
   shift: { dx: number; dy: number };
-  /** False when the model did not look at this frame (nothing in the region moved): `balls` and `rims` are then empty. */
+  /** False when the model did not look at this frame (nothing in the region moved): `detections` is then empty. */
   looked: boolean;
 }
 
@@ -142,7 +145,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     netMotion: number;
     roiMotion: number;
     looked: boolean;
-    found: Promise<BasketballObjects> | null;
+    found: Promise<Detections> | null;
   }
   interface PreparedFrame {
     index: number;
@@ -188,7 +191,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
         peakBlockMotion(st.aligned[p], st.backgroundBefore[p], S) >= wakeMotion;
       if (!r.looked) return;
       st.lastLook = frame.index;
-      r.found = model.detect(st.crop[p], S, S, { balls: true, rims: true });
+      r.found = model.detect(st.crop[p], S, S, ["ball", "rim"]);
       // Awaited in finish(); until then a failure must not count as unhandled.
       r.found.catch(() => {});
     });
@@ -197,15 +200,12 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const finish = async (frame: PreparedFrame) => {
     for (const [ri, r] of frame.rims.entries()) {
       const st = state[ri], p = frame.index & 1;
-      const found = r.found ? await r.found : { persons: [], balls: [], rims: [] };
-      if (found.balls.some((b) => b.score >= o.WAKE_BALL_SCORE)) st.lastBall = frame.index;
-      const back = (c: Candidate): Candidate => ({ cx: r.roi.x + c.cx * r.k, cy: r.roi.y + c.cy * r.k, w: c.w * r.k, h: c.h * r.k, score: c.score });
+      const found = r.found ? await r.found : [];
+      if (found.some((d) => d.className === "ball" && d.score >= o.WAKE_BALL_SCORE)) st.lastBall = frame.index;
+      // Motion is measured in the lined-up region, where the boxes are before they are mapped back.
+      const motionOf = (c: Detections[number]) => (frame.have ? discMotion(st.aligned[p], st.backgroundBefore[p], S, c.cx - r.shift.dx, c.cy - r.shift.dy, Math.max(2, c.w / 2)) : 0);
       out[frame.index].push({
-        balls: found.balls.map((c) => ({
-          ...back(c),
-          motion: frame.have ? discMotion(st.aligned[p], st.backgroundBefore[p], S, c.cx - r.shift.dx, c.cy - r.shift.dy, Math.max(2, c.w / 2)) : 0,
-        })),
-        rims: found.rims.map(back),
+        detections: withData(fromRegion(found, r.roi, r.k), "ball", (_, i) => ({ motion: motionOf(found[i]) })),
         roi: r.roi,
         netMotion: r.netMotion,
         roiMotion: r.roiMotion,
