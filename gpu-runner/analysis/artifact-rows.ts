@@ -1,6 +1,6 @@
 // The raw model output files (JSONL rows, docs/analysis.md "Artifacts"): coordinates normalised to
 // the source picture through the run's frame mapping.
-import type { Letterbox } from "../media/decode.ts";
+import type { Letterbox } from "../media/frames.ts";
 import type { Detections } from "../vision/detections.ts";
 import type { PossessionSegment } from "./rules/possession.ts";
 import type { RGB } from "./rules/teams.ts";

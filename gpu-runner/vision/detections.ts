@@ -56,7 +56,7 @@ export function centredIn<D extends Detection>(detections: ReadonlyArray<D>, rec
 
 /**
  * From a letterboxed model input back to source pixels: source = (input − pad) / scale (the
- * letterbox of media/decode.ts, `letterboxFor`).
+ * letterbox of media/frames.ts, `letterboxFor`).
  */
 export function fromLetterbox<D extends Detection>(detections: ReadonlyArray<D>, lb: { scale: number; padX: number; padY: number }): D[] {
   return detections.map((d) => ({ ...d, cx: (d.cx - lb.padX) / lb.scale, cy: (d.cy - lb.padY) / lb.scale, w: d.w / lb.scale, h: d.h / lb.scale }));

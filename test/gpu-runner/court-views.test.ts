@@ -5,7 +5,7 @@ import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_VIEW_MATCH_DEFAULTS, courtViewAt, type CourtView } from "../../gpu-runner/analysis/rules/court-view.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
-import { letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { applyHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { CACHE_DIR } from "./fixtures.ts";

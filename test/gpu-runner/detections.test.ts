@@ -2,7 +2,7 @@
 // on, and its pure helpers, on small arrays.
 import { describe, expect, it } from "vitest";
 import { centredIn, fromLetterbox, fromRegion, fromXyxy, nms, ofClass, topK, withData, withMinScore, type Detection, type Detections } from "../../gpu-runner/vision/detections.ts";
-import { letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 
 const box = (className: Detection["className"], cx: number, cy: number, score: number, w = 10, h = w): Detection => ({ className, cx, cy, w, h, score });
 

@@ -1,6 +1,6 @@
 // What the basketball logic reads from a video, whichever detector produced it: one timeline of
 // frames at the analysis rate, in one coordinate system (`frame` maps it to the source picture).
-import type { Letterbox } from "../../media/decode.ts";
+import type { Letterbox } from "../../media/frames.ts";
 import type { JerseyRead } from "../../vision/jersey-ocr.ts";
 import type { Detections } from "../../vision/detections.ts";
 import type { BallObs, HoopTrack, PlayerTrack } from "../rules/tracks.ts";

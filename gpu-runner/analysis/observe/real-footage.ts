@@ -9,6 +9,8 @@
 // All three run window by window (analysis/observe/windows.ts: scenes split at cuts, long scenes in windows
 // of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
+import { videoFrames } from "../../media/decode.ts";
+import type { FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
@@ -21,7 +23,7 @@ import { observeCourtViews } from "./court-views.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
 import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
-import { scanVideo, type ScanSample } from "./scan.ts";
+import { scanVideo, StillsReservoir, type ScanSample } from "./scan.ts";
 import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "../rules/tracks.ts";
 import type { Box } from "../types.ts";
 import { planWindows, WINDOW_DEFAULTS, type ObservationWindow, type WindowOptions } from "./windows.ts";
@@ -123,50 +125,45 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   const frames = Math.max(1, Math.round(info.durationSeconds * o.fps));
   const cuts = await findSceneCuts(videoPath, { ...o.scenes, signal: o.signal });
   const windows = planWindows(frames, cuts.map((t) => t * o.fps), o.fps, o.windows);
+  // Every pass reads the video through one frame source (each pass its own ffmpeg).
+  const source = videoFrames(videoPath, info.width, info.height);
   const parts: Array<{ window: ObservationWindow; raw: RawRealObservations }> = [];
   for (const [i, window] of windows.entries()) {
     const share = (window.core[1] - window.core[0]) / frames;
     const before = windows.slice(0, i).reduce((a, w) => a + (w.core[1] - w.core[0]) / frames, 0);
     const last = i === windows.length - 1;
-    parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
+    parts.push({ window, raw: await observeWindow(source, info.durationSeconds, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  const courtViews = await observeCourtViews(videoPath, info.width, info.height, o.fps, { signal: o.signal });
+  const courtViews = await observeCourtViews(source, o.fps, { signal: o.signal });
   return { ...assembleRealObservations(raw, o.balls, o.rimPlay), courtViews, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
-async function observeWindow(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions, window: ObservationWindow, last: boolean, onProgress: (fraction: number) => void): Promise<RawRealObservations> {
+async function observeWindow(source: FrameSource, durationS: number, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions, window: ObservationWindow, last: boolean, onProgress: (fraction: number) => void): Promise<RawRealObservations> {
   const fps = o.fps;
   const every = Math.max(1, Math.round(fps / o.scanFps));
   const frames = window.span[1] - window.span[0];
   // The last window reads to the end of the file (the probed duration can be short by a frame or two).
-  const range = { startS: window.span[0] / fps, durationS: last ? Math.max(frames / fps, info.durationSeconds + 1) : frames / fps };
+  const range = { startS: window.span[0] / fps, durationS: last ? Math.max(frames / fps, durationS + 1) : frames / fps };
   const stillFps = 3;
   const players = new PlayerObserver(reader, {
     fps,
     stillFps,
-    sourceWidth: info.width,
-    sourceHeight: info.height,
+    sourceWidth: source.width,
+    sourceHeight: source.height,
     toSource: { scale: 1, padX: 0, padY: 0 },
     maxMissing: Math.max(2 * every, Math.round(fps * 0.4)),
   });
-  // A few full-resolution stills spread over the window, for closer looks at rim candidates: a
-  // reservoir keeps every step-th still and doubles the step whenever it is full.
+  // A few full-resolution stills spread over the window, for closer looks at rim candidates.
   const keepStills = 6;
-  let step = 1;
-  let stills: Array<{ frame: number; k: number; rgb: Buffer }> = [];
+  const reservoir = new StillsReservoir(keepStills, (k) => Math.round((k / stillFps) * fps));
   const onStill = (k: number, rgb: Buffer) => {
     players.onStill(k, rgb);
-    if (k % step) return;
-    stills.push({ frame: Math.round((k / stillFps) * fps), k, rgb });
-    if (stills.length > keepStills) {
-      step *= 2;
-      stills = stills.filter((s) => s.k % step === 0);
-    }
+    reservoir.offer(k, rgb);
   };
   const t0 = performance.now();
-  const scan = await scanVideo(videoPath, info, model, {
+  const scan = await scanVideo(source, model, {
     fps,
     every,
     input: o.scanInput,
@@ -181,17 +178,17 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
 
   const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: ofClass(s.detections, "rim") })), { frames: timeline, settings: o.rimTracks });
   const look: LookCloser = async (frame, region) => {
-    const still = stills.find((x) => x.frame === frame)!;
-    const img = cropResize({ data: still.rgb, width: info.width, height: info.height }, region, o.roiInput, o.roiInput);
+    const still = reservoir.stills.find((x) => x.frame === frame)!;
+    const img = cropResize({ data: still.rgb, width: source.width, height: source.height }, region, o.roiInput, o.roiInput);
     // The model answers rims best first.
     const [top] = fromRegion(ofClass(await model.detect(img, o.roiInput, o.roiInput, ["rim"]), "rim").slice(0, 1), region, region.w / o.roiInput);
     return top ?? null;
   };
   // How much of each ring's box the stills show blown out white (a lamp: isLight).
-  const verified = (await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify })).map((r) => {
-    const shares = stills.map((s) => {
+  const verified = (await verifyRims(candidates, reservoir.stills.map((s) => s.frame), look, { frameW: source.width, frameH: source.height, settings: o.rimVerify })).map((r) => {
+    const shares = reservoir.stills.map((s) => {
       const b = r.boxes[Math.min(s.frame, r.boxes.length - 1)];
-      return clippedWhiteShare({ data: s.rgb, width: info.width, height: info.height }, { x: b.cx - b.w / 2, y: b.cy - b.h / 2, w: b.w, h: b.h }, o.rimVerify.CLIPPED_WHITE_LEVEL);
+      return clippedWhiteShare({ data: s.rgb, width: source.width, height: source.height }, { x: b.cx - b.w / 2, y: b.cy - b.h / 2, w: b.w, h: b.h }, o.rimVerify.CLIPPED_WHITE_LEVEL);
     });
     return { ...r, clippedWhite: shares.length ? shares.reduce((a, x) => a + x, 0) / shares.length : 0 };
   });
@@ -200,9 +197,10 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
-  stills = [];
+  // The stills are not needed past here; a long window's rim watch should not hold them.
+  reservoir.clear();
 
-  const watch = await watchRims(videoPath, info, model, rims, timeline, {
+  const watch = await watchRims(source, model, rims, timeline, {
     fps,
     input: o.roiInput,
     widths: o.roiWidths,
@@ -212,7 +210,7 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     onFrame: (f) => onProgress(0.4 + 0.6 * Math.min(1, f / timeline)),
   });
   const t2 = performance.now();
-  return { fps, every, width: info.width, height: info.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], cuts: [], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
+  return { fps, every, width: source.width, height: source.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], cuts: [], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
 }
 
 /**

@@ -3,8 +3,7 @@
 // ball is a few pixels wide and mostly missed; in a region seven rim widths wide it is about a fifth
 // of the input, whatever the zoom, so the model sees it where it matters: going into (or not into)
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
-import { decodeRegion, type TimeRange } from "../../media/decode.ts";
-import type { VideoInfo } from "../../media/probe.ts";
+import type { FrameSource, TimeRange } from "../../media/frames.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
 import { fromRegion, withData, type Detections } from "../../vision/detections.ts";
 import { cropResize, type Rect, type RgbImage } from "../../vision/image.ts";
@@ -101,15 +100,15 @@ function unionCrop(rects: Rect[], W: number, H: number): { x: number; y: number;
 }
 
 /** Per timeline frame, per rim (same order as `rims`): what the model saw in the region. */
-export async function watchRims(videoPath: string, info: VideoInfo, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
+export async function watchRims(source: FrameSource, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
   const o = { ...RIM_WATCH_DEFAULTS, ...opts.settings };
   const out: RimWatchSample[][] = Array.from({ length: frames }, () => []);
   if (!rims.length) return out;
-  const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], info.width, info.height, opts.widths);
+  const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], source.width, source.height, opts.widths);
   const all: Rect[] = [];
   for (const rim of rims) for (let f = 0; f < frames; f++) all.push(rectAt(rim, f));
-  const cropRect = unionCrop(all, info.width, info.height);
-  const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.w === info.width && cropRect.h === info.height;
+  const cropRect = unionCrop(all, source.width, source.height);
+  const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.w === source.width && cropRect.h === source.height;
   // Regions much larger than the model input are shrunk by ffmpeg first (on the decoder's core, and
   // less to pipe), to about 1.25× the input at the smallest region; the crop-and-resize below then
   // only finishes the job.
@@ -221,7 +220,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   // decision is the same as one frame at a time.
   let inFlight: PreparedFrame | null = null;
   let have = false;
-  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, range: opts.range, signal: opts.signal })) {
+  for await (const f of source.regionFrames({ crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, range: opts.range, signal: opts.signal })) {
     // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
     if (f.index >= out.length) out.push([]);
     const next = prepare({ data: f.rgb, width: f.width, height: f.height }, f.index, have);

@@ -2,7 +2,8 @@
 // basketball model dropped into the model directory, or the colour-filter fixture used for the
 // synthetic games): one decode pass, every analysed frame letterboxed to the model input, ball, hoop
 // and person boxes on each. Analysis coordinates are the model input's pixels.
-import { decodeFrames, letterboxFor } from "../../media/decode.ts";
+import { decodeFrames } from "../../media/decode.ts";
+import { letterboxFor } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
 import { ofClass, topK, type Detection, type Detections } from "../../vision/detections.ts";
 import type { Detector } from "../../vision/detector.ts";
