@@ -13,6 +13,7 @@
 import { mkdir } from "node:fs/promises";
 import { shotPoints } from "../../contract/box-score.ts";
 import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
+import { videoFrames } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
@@ -132,7 +133,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, tm: RunTimings, pro
       const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
       const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
       const detector = await models.yoloDetector(choice.modelPath);
-      return await observeWholeFrames(input.videoPath, info, detector, reader, {
+      return await observeWholeFrames(videoFrames(input.videoPath, info.width, info.height), info, detector, reader, {
         fps,
         keyColor: input.settings?.keyColor ? { color: input.settings.keyColor, tolerance: DEFAULT_KEY_COLOR.tolerance } : DEFAULT_KEY_COLOR,
         signal: input.signal,

@@ -21,10 +21,11 @@ const TOP_LEVEL = ["artifact-rows.ts", "metrics.ts", "pipeline.ts", "types.ts"];
 const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|detections|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
 const IMPURE_PACKAGE = /^(onnxruntime-node|node:child_process|node:worker_threads|node:fs)/;
 /**
- * The observation passes (scan, rim watch, court views…) take their frames from a `FrameSource`
- * (media/frames.ts) handed in, so they are unit-tested on pictures in memory: of media/ they may load
- * only that module, and nothing that starts a process. Only the observer that wires them to a video
- * (observe/real-footage.ts: the ffmpeg source, the scene cuts) loads a decoder.
+ * The observation passes (scan, rim watch, court views, the whole-frame path…) take their frames from
+ * a `FrameSource` (media/frames.ts) handed in, so they are unit-tested on pictures in memory: of
+ * media/ they may load only that module, and nothing that starts a process. Only the observer that
+ * wires the real-footage passes to a video (observe/real-footage.ts: the ffmpeg source, the scene
+ * cuts) and pipeline.ts load a decoder.
  */
 const DECODER_FILE = /^gpu-runner\/media\/(?!frames\.ts$)/;
 const DECODER_PACKAGE = /^node:child_process$/;
@@ -101,9 +102,9 @@ describe("the analysis split by role", () => {
     expect(offences).toEqual([]);
   });
 
-  it("observe/'s passes decode nothing themselves: they take a frame source", () => {
-    const passes = [...internal.keys()].filter((f) => f.startsWith(`${ANALYSIS}/observe/`) && f !== OBSERVE_WIRING);
-    expect(passes).toEqual(expect.arrayContaining([`${ANALYSIS}/observe/scan.ts`, `${ANALYSIS}/observe/rim-watch.ts`, `${ANALYSIS}/observe/court-views.ts`]));
+  it("the passes of observe/ and whole-frame/ decode nothing themselves: they take a frame source", () => {
+    const passes = [...internal.keys()].filter((f) => (f.startsWith(`${ANALYSIS}/observe/`) || f.startsWith(`${ANALYSIS}/whole-frame/`)) && f !== OBSERVE_WIRING);
+    expect(passes).toEqual(expect.arrayContaining([`${ANALYSIS}/observe/scan.ts`, `${ANALYSIS}/observe/rim-watch.ts`, `${ANALYSIS}/observe/court-views.ts`, `${ANALYSIS}/whole-frame/observe-frames.ts`]));
     const offences: string[] = [];
     for (const file of passes)
       for (const [reached, via] of reach(internal, file)) {

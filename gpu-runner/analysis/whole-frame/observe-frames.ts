@@ -2,8 +2,7 @@
 // basketball model dropped into the model directory, or the colour-filter fixture used for the
 // synthetic games): one decode pass, every analysed frame letterboxed to the model input, ball, hoop
 // and person boxes on each. Analysis coordinates are the model input's pixels.
-import { decodeFrames } from "../../media/decode.ts";
-import { letterboxFor } from "../../media/frames.ts";
+import { letterboxFor, type FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
 import { ofClass, topK, type Detection, type Detections } from "../../vision/detections.ts";
 import type { Detector } from "../../vision/detector.ts";
@@ -23,7 +22,7 @@ export interface FrameObserverOptions {
   timings: { decodeWaitMs: number; detectMs: number; ocrMs: number; courtMs: number; otherPerFrameMs: number; frames: number };
 }
 
-export async function observeWholeFrames(videoPath: string, info: VideoInfo, detector: Detector, reader: JerseyReader | null, o: FrameObserverOptions): Promise<Observations> {
+export async function observeWholeFrames(source: FrameSource, info: VideoInfo, detector: Detector, reader: JerseyReader | null, o: FrameObserverOptions): Promise<Observations> {
   const W = detector.inputWidth, H = detector.inputHeight;
   const lb = letterboxFor(info.width, info.height, W, H);
   const fps = o.fps;
@@ -49,7 +48,7 @@ export async function observeWholeFrames(videoPath: string, info: VideoInfo, det
     tm[k] += now - tick;
     tick = now;
   };
-  for await (const frame of decodeFrames(videoPath, info.width, info.height, {
+  for await (const frame of source.wholeFrames({
     width: W,
     height: H,
     maxFps,
