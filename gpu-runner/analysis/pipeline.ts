@@ -307,6 +307,8 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
         shot_world_normed: d.world ? roundPt(d.courtType ? courtNormed(COURT_TEMPLATES[d.courtType], d.world) : worldNormed(d.world)) : null,
         hoop_image_normed: roundPt(toNorm([d.hoopBox.cx, d.hoopBox.cy])),
       },
+      // A court registered from its lines is the type it was fitted as; the painted-key court is FIBA geometry (rules/geometry.ts).
+      court: d.world ? { type: d.courtType ?? "fiba", found_by: d.courtType ? "lines" : "painted_key" } : null,
       excitement_score: excitementScore({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point, is_fouled: fouled[i], assisted: players.assister !== null, distance_m: d.distance }),
       players,
       highlight: hlKey,

@@ -58,6 +58,7 @@ describe("shots placed on a court registered from its lines (real footage)", () 
       expect(out * 14).toBeLessThan(7.2);
       expect(s.is_three_point).toBe(false);
       expect(rows.find((x) => x.shot === s.key)!.evidence.court).toBe("fiba");
+      expect(s.court).toEqual({ type: "fiba", found_by: "lines" });
     }
   });
 });
