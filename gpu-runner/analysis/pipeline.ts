@@ -31,7 +31,7 @@ import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/pos
 import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./observe/real-footage.ts";
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
-import { clusterTeams } from "./rules/teams.ts";
+import { clusterTeams, requireOpponent, sceneryTracks } from "./rules/teams.ts";
 import { COURT_TEMPLATES, courtNormed } from "./rules/court-template.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
 
@@ -214,12 +214,15 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
 
   // People: teams, identities, rosters, possession.
   const ownerTracks = ownersPerFrame(ball, tracks);
-  const longTracks = tracks.filter((t) => t.frames.length >= 3);
-  const clustering = clusterTeams(longTracks.map((t) => medianColor(t.colors)), longTracks.map((t) => t.frames.length));
+  // Scenery the detector took for a person (still, never holding the ball) is nobody: no team, no identity.
+  const scenery = sceneryTracks(tracks, ownerTracks, fps);
+  const people = tracks.filter((t) => !scenery.has(t.id));
+  const longTracks = people.filter((t) => t.frames.length >= 3);
+  const clustering = requireOpponent(clusterTeams(longTracks.map((t) => medianColor(t.colors)), longTracks.map((t) => t.frames.length)), longTracks.map((t) => t.frames), fps);
   const trackTeams = new Map<number, 0 | 1 | null>(tracks.map((t) => [t.id, null]));
   longTracks.forEach((t, i) => trackTeams.set(t.id, clustering.labels[i]));
   const trackJerseys = new Map<number, string | null>(tracks.map((t) => [t.id, voteJersey(obs.jerseyReads.get(t.id) ?? [])]));
-  const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps, solo: input.options?.session_type === "solo" });
+  const { identities, trackToKey } = buildIdentities(people, trackTeams, trackJerseys, { fps, solo: input.options?.session_type === "solo" });
   applyRosters(identities, input.rosters);
   // Possession is tracked per identity, so one player's track fragments form one possession.
   const owners = ownerTracks.map((t) => (t === null ? null : trackToKey.get(t) ?? null));

@@ -339,6 +339,22 @@ describe("the hub page", () => {
     expect(html).toContain("<caption>One team</caption>");
     expect(html).not.toContain("Light shirts");
     expect(html).not.toContain("Dark shirts");
+    // The header's score names the one side alone: no "Light shirts 0 · Dark shirts 4" (issue 25, point 4).
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span>One team 2<\/span><\/p>/);
+  });
+
+  it("a solo session is one shooter: the box score and the score say Solo session, one player row (issue 25, point 4)", async () => {
+    const org = await createOrg();
+    const sessionId = await insertSession(org, "processed", { durationSeconds: 20, options: { session_type: "solo" }, totals: stats({ points: 4, fg_2pt_att: 3, fg_2pt_make: 2 }) });
+    const solo = newId("plr");
+    await db.insert(schema.players).values([
+      { id: solo, sessionId, orgId: org.orgId, position: 0, name: null, jersey: null, teamId: 0, metadata: {}, stats: stats({ points: 4, fg_2pt_att: 3, fg_2pt_make: 2 }) },
+    ]);
+    const html = await (await open(await mint(org, sessionId))).text();
+    expect(html).toContain("<caption>Solo session</caption>");
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span>Solo session 4<\/span><\/p>/);
+    expect([...html.matchAll(/<tr data-player="(plr_[^"]+)">/g)].map((m) => m[1])).toEqual([solo]);
+    expect(html).not.toContain("One team");
   });
 
   it("plays the game video from a signed rendition URL with Range support, 720p first", async () => {

@@ -82,15 +82,17 @@ interface StoredRoster {
   name?: string;
 }
 
-function teamName(teamId: number | null, rosters: unknown, onlyTeam: boolean): string {
+function teamName(teamId: number | null, rosters: unknown, side: { onlyTeam: boolean; solo: boolean }): string {
   const named = Array.isArray(rosters) ? (rosters as StoredRoster[]).find((r) => r?.team === teamId && typeof r.name === "string" && r.name) : undefined;
   if (named?.name) return named.name;
   if (teamId === null) return "No team";
   // Without rosters, team 0 is the lighter shirt colour (docs/analysis.md, teams); with rosters the
   // ids are the caller's, so only the number can be shown.
-  // One side seen (a lone shooter, a drill): no "Light shirts" that implies an opponent nobody saw.
-  if ((!Array.isArray(rosters) || rosters.length === 0) && onlyTeam) return "One team";
-  if (!Array.isArray(rosters) || rosters.length === 0) return teamId === 0 ? "Light shirts" : teamId === 1 ? "Dark shirts" : `Team ${teamId}`;
+  const noRoster = !Array.isArray(rosters) || rosters.length === 0;
+  // One side seen (a lone shooter, a drill): no "Light shirts" that implies an opponent nobody saw;
+  // a solo session (the submit said so) is one shooter, not a team.
+  if (noRoster && side.onlyTeam) return side.solo ? "Solo session" : "One team";
+  if (noRoster) return teamId === 0 ? "Light shirts" : teamId === 1 ? "Dark shirts" : `Team ${teamId}`;
   return `Team ${teamId}`;
 }
 
@@ -178,7 +180,7 @@ export async function loadHubView(db: Database, env: Env, row: SessionRow, opts:
   const onlyTeam = teamIds.filter((id) => id !== null).length === 1;
   view.teams = teamIds.map((id) => {
     const members = view.players.filter((p) => p.team_id === id);
-    return { id, name: teamName(id, row.rosters, onlyTeam), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
+    return { id, name: teamName(id, row.rosters, { onlyTeam, solo: row.options?.session_type === "solo" }), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
   });
   view.totals = boxScore(row.totals);
   const credited = sumBoxScores(view.players.map((p) => p.stats));
