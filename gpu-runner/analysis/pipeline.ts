@@ -319,7 +319,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
   });
 
-  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType } }))));
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType, free_throw: drafts[i].freeThrow } }))));
 
   diagnostics.timings.postMs = performance.now() - postStart;
   const ballPath: Array<[number, number, number]> = [];
