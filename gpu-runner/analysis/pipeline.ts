@@ -214,7 +214,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
 
   // People: teams, identities, rosters, possession.
   const ownerTracks = ownersPerFrame(ball, tracks);
-  // Scenery the detector took for a person (still, never holding the ball) is nobody: no team, no identity.
+  // Scenery the detector took for a person (still, not holding the ball, beside someone playing) is nobody: no team, no identity.
   const scenery = sceneryTracks(tracks, ownerTracks, fps);
   const people = tracks.filter((t) => !scenery.has(t.id));
   const longTracks = people.filter((t) => t.frames.length >= 3);
