@@ -123,6 +123,9 @@ describe("real clips through the local API with the default detector", () => {
         if (name === "chonyy_outdoor_45deg_2x_3shots") {
           expect(onChart.length).toBeGreaterThan(0);
           expect(courtText).toBe("Court: FIBA (registered from the court's painted lines)");
+          // One shooter and a fixture on the wall: one side, no "Light shirts 0 · Dark shirts 4" (issue 25, point 4).
+          expect(await page.$$eval("table.box-score caption", (els) => els.map((e) => e.textContent))).toEqual(["One team", "Game totals"]);
+          expect((await page.textContent(".score"))?.trim()).toMatch(/^One team \d+$/);
         } else {
           expect(onChart).toEqual([]);
           expect(courtText).toBe("Court not registered — shots are listed beside the chart");
