@@ -28,7 +28,7 @@ import type { Observations } from "./observe/observations.ts";
 import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
 import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
-import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./observe/real-footage.ts";
+import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageOverrides } from "./observe/real-footage.ts";
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
 import { clusterTeams, requireOpponent, sceneryTracks } from "./rules/teams.ts";
@@ -119,8 +119,11 @@ export function wantsJerseyNumbers(options: AnalyzeInput["options"]): boolean {
   return mode === "enabled" || (mode === "auto" && options.has_jerseys !== false);
 }
 
-/** Stage 1: observe the video with the chosen detector (see chooseDetector). */
-async function observe(input: AnalyzeInput, info: VideoInfo, tm: RunTimings, progress: (stage: string, percent: number) => void): Promise<Observations> {
+/**
+ * Stage 1: observe the video with the chosen detector (see chooseDetector). Exported for the benches,
+ * which keep real-footage observations and replay them through analyzeObservations.
+ */
+export async function observeVideo(input: AnalyzeInput, info: VideoInfo, tm: RunTimings = emptyDiagnostics().timings, progress: (stage: string, percent: number) => void = () => {}): Promise<Observations & { details?: RawRealObservations }> {
   const { models } = input;
   const choice = models.choose(info.height > info.width ? "portrait" : "landscape", input.settings?.detector);
   const reader = wantsJerseyNumbers(input.options) ? await models.jerseyReader() : null;
@@ -193,7 +196,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisRun> {
   await mkdir(input.workDir, { recursive: true });
   progress("analyze", 0);
   try {
-    const obs = await observe(input, info, diagnostics.timings, progress);
+    const obs = await observeVideo(input, info, diagnostics.timings, progress);
     if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
     progress("analyze", 100);
     return await analyzeObservations(input, info, obs, diagnostics);
