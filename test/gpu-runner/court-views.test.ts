@@ -57,7 +57,11 @@ describe("shots placed on a court registered from its lines (real footage)", () 
       expect(out * 14).toBeGreaterThan(5);
       expect(out * 14).toBeLessThan(7.2);
       expect(s.is_three_point).toBe(false);
+      // Just behind the free-throw line, but off a dribble: no free throw (rules/free-throw.ts), and the rule's view is in the evidence.
+      expect(s.is_free_throw).toBe(false);
+      expect(rows.find((x) => x.shot === s.key)!.evidence.free_throw).toMatchObject({ freeThrow: false });
       expect(rows.find((x) => x.shot === s.key)!.evidence.court).toBe("fiba");
+      expect(s.court).toEqual({ type: "fiba", found_by: "lines" });
     }
   });
 });

@@ -103,17 +103,24 @@ export const REAL_FOOTAGE_DEFAULTS = {
 
 export type RealFootageSettings = typeof REAL_FOOTAGE_DEFAULTS;
 /** Overrides of the real-footage settings: any stage's settings in part (benches sweep them this way). */
-export type RealFootageOverrides = { [K in keyof RealFootageSettings]?: RealFootageSettings[K] extends object ? Partial<RealFootageSettings[K]> : RealFootageSettings[K] };
+export type RealFootageOverrides = { [K in keyof RealFootageSettings]?: DeepPartial<RealFootageSettings[K]> };
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
-/** The defaults with `overrides` laid over them, stage by stage (a stage's other settings keep their defaults). */
+/**
+ * The defaults with `overrides` laid over them, stage by stage and at any depth (a stage's other
+ * settings, and a nested group's other members such as `balls.RIM_BALL_PATH`'s, keep their defaults).
+ */
 export function realFootageSettings(overrides: RealFootageOverrides = {}): RealFootageSettings {
-  const out: Record<string, unknown> = { ...REAL_FOOTAGE_DEFAULTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    const base = (REAL_FOOTAGE_DEFAULTS as Record<string, unknown>)[k];
-    if (base === undefined) throw new Error(`unknown real-footage setting group: ${k}`);
-    out[k] = base !== null && typeof base === "object" && !Array.isArray(base) ? { ...base, ...(v as object) } : v;
-  }
-  return out as RealFootageSettings;
+  for (const k of Object.keys(overrides)) if (!(k in REAL_FOOTAGE_DEFAULTS)) throw new Error(`unknown real-footage setting group: ${k}`);
+  return layOver(REAL_FOOTAGE_DEFAULTS, overrides) as RealFootageSettings;
+}
+
+function layOver(base: unknown, over: unknown): unknown {
+  const isGroup = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+  if (!isGroup(base) || !isGroup(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = layOver(base[k], v);
+  return out;
 }
 
 /**
