@@ -117,12 +117,15 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
  */
 const REPLAYED_GROUPS = new Set(["balls", "rimPlay"]);
 
-/** Where a clip's kept observations go: one folder per model file and observation settings. */
+/** The shape of kept observations (RawRealObservations): raised when it changes, so old files are never replayed. */
+const KEPT_OBSERVATIONS_VERSION = 2;
+
+/** Where a clip's kept observations go: one folder per format, model file and observation settings. */
 function observationFile(cacheDir: string, clip: string, settings: AnalysisSettings): string {
   const observed = Object.entries(realFootageSettings(settings.realFootage)).filter(([k]) => !REPLAYED_GROUPS.has(k));
   const key = createHash("sha256")
     .update(readFileSync(models.centerNetPath))
-    .update(JSON.stringify({ observed, analysisFps: settings.analysisFps ?? null, detector: settings.detector ?? null }))
+    .update(JSON.stringify({ version: KEPT_OBSERVATIONS_VERSION, observed, analysisFps: settings.analysisFps ?? null, detector: settings.detector ?? null }))
     .digest("hex")
     .slice(0, 16);
   return path.join(cacheDir, key, `${clip}.json`);
