@@ -3,7 +3,7 @@
 import type { Letterbox } from "../media/frames.ts";
 import type { Detections } from "../vision/detections.ts";
 import type { PossessionSegment } from "./rules/possession.ts";
-import type { RGB } from "./rules/teams.ts";
+import type { RGB } from "./types.ts";
 import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
 import type { Box, Point, ShotResult } from "./types.ts";
 

@@ -63,3 +63,6 @@ export interface Box {
   w: number;
   h: number;
 }
+
+/** A colour, 0–255 per channel (a shirt's median colour, a team's centroid). */
+export type RGB = [number, number, number];

@@ -1,7 +1,8 @@
 // Issue 25, point 4: players who stay one person in a short clip.
 import { describe, expect, it } from "vitest";
 import { buildIdentities } from "../../gpu-runner/analysis/rules/players.ts";
-import { clusterTeams, requireOpponent, sceneryTracks, TEAM_DEFAULTS, type RGB } from "../../gpu-runner/analysis/rules/teams.ts";
+import { clusterTeams, requireOpponent, sceneryTracks, TEAM_DEFAULTS } from "../../gpu-runner/analysis/rules/teams.ts";
+import type { RGB } from "../../gpu-runner/analysis/types.ts";
 import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const track = (id: number, start: number, len: number, cx: number, color: RGB | null): PlayerTrack => ({

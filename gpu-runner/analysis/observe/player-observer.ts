@@ -4,7 +4,7 @@
 // the frame is still in memory; stills that arrive too late are dropped, never waited for.
 import type { DetectionOf } from "../../vision/detections.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
-import type { RGB } from "../rules/teams.ts";
+import type { RGB } from "../types.ts";
 import { PlayerTracker, type PlayerTrack } from "../rules/tracks.ts";
 
 interface OcrJob {

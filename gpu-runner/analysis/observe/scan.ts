@@ -4,7 +4,8 @@
 import { letterboxFor, type Frame, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
 import { centredIn, fromLetterbox, withData, type Detections } from "../../vision/detections.ts";
-import { shirtColor, type RGB } from "../rules/teams.ts";
+import { shirtColor } from "../rules/teams.ts";
+import type { RGB } from "../types.ts";
 
 /** What the scan saw on a whole frame, in source pixels: people (each with its shirt colour), balls and rim candidates. */
 export type ScanDetections = Detections<{ color: RGB }, "person">;

@@ -1,8 +1,8 @@
 // Teams from jersey colours: 2-means over per-track median shirt colours, over the tracks of people
 // playing (not scenery a detector took for a person), and two teams only when they face each other.
 import type { PlayerTrack } from "./tracks.ts";
+import type { RGB } from "../types.ts";
 
-export type RGB = [number, number, number];
 
 export interface TeamClustering {
   centroids: [RGB, RGB];

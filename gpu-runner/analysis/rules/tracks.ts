@@ -1,8 +1,7 @@
 // Turns per-frame detections into tracks: one ball path, hoop tracks, and player tracks.
 import { boxIou } from "../../vision/boxes.ts";
 import type { Detection, DetectionOf, Detections } from "../../vision/detections.ts";
-import type { RGB } from "./teams.ts";
-import type { Box } from "../types.ts";
+import type { Box, RGB } from "../types.ts";
 
 export interface BallObs extends Box {
   score: number;
