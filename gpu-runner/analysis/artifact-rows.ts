@@ -3,9 +3,8 @@
 import type { Letterbox } from "../media/frames.ts";
 import type { Detections } from "../vision/detections.ts";
 import type { PossessionSegment } from "./rules/possession.ts";
-import type { RGB } from "./types.ts";
 import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
-import type { Box, Point, ShotResult } from "./types.ts";
+import type { Box, Point, RGB, ShotResult } from "./types.ts";
 
 export function medianColor(cs: RGB[]): RGB {
   const med = (k: number) => cs.map((c) => c[k]).sort((a, b) => a - b)[cs.length >> 1];
