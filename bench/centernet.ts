@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
-import { letterboxFor } from "../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../gpu-runner/media/frames.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
 import { createSession, type GraphOptimizationLevel } from "../gpu-runner/vision/session.ts";
 import { buildCenterNet, readCenterNetSource } from "../models/build-models.ts";

@@ -11,13 +11,16 @@
 // clip by clip and side by side, plus the original 18 clips earlier figures were measured on.
 // Matching and scores are gpu-runner/analysis/metrics.ts (release within 1.5 s, else the rim time).
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
-import { AnalysisError, analyzeGame, type AnalysisDiagnostics, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
-import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
-import { probe } from "../gpu-runner/media/probe.ts";
+import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
+import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
+import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations } from "../gpu-runner/analysis/observe/real-footage.ts";
+import type { CourtView } from "../gpu-runner/analysis/rules/court-view.ts";
+import { probe, type VideoInfo } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
 import { clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
@@ -34,6 +37,8 @@ export interface ClipScore extends ClipShotCounts {
   camera: string;
   view: string;
   outcome: string;
+  /** The shots found (release and rim time in seconds, made), as matched against the labels. */
+  shots: FoundShot[];
   /** Share of analysed frames whose rim is within one rim width of the labelled hoop box (null: no box). */
   rimRate: number | null;
   /** Share of analysed frames in the labelled flight windows with a ball seen (not interpolated). */
@@ -106,16 +111,65 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
   return out as AnalysisSettings;
 }
 
-export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR, settings: AnalysisSettings = {}): Promise<ClipScore> {
+/**
+ * The real-footage settings groups that act after the observation (assembleRealObservations and the
+ * rules): a sweep of these replays kept observations instead of running the model again.
+ */
+const REPLAYED_GROUPS = new Set(["balls", "rimPlay"]);
+
+/** The shape of kept observations (RawRealObservations): raised when it changes, so old files are never replayed. */
+const KEPT_OBSERVATIONS_VERSION = 2;
+
+/** Where a clip's kept observations go: one folder per format, model file and observation settings. */
+function observationFile(cacheDir: string, clip: string, settings: AnalysisSettings): string {
+  const observed = Object.entries(realFootageSettings(settings.realFootage)).filter(([k]) => !REPLAYED_GROUPS.has(k));
+  const key = createHash("sha256")
+    .update(readFileSync(models.centerNetPath))
+    .update(JSON.stringify({ version: KEPT_OBSERVATIONS_VERSION, observed, analysisFps: settings.analysisFps ?? null, detector: settings.detector ?? null }))
+    .digest("hex")
+    .slice(0, 16);
+  return path.join(cacheDir, key, `${clip}.json`);
+}
+
+/**
+ * analyzeGame, with the real-footage observations kept in `cacheDir` (bench/out/observations): the
+ * first run of a clip observes it and writes what the passes saw; later runs with the same model
+ * and observation settings replay that through assembleRealObservations and analyzeObservations,
+ * so sweeping the ball-path, rim-play and attempt settings costs seconds, not a model pass. The
+ * replay gives the same shots as a fresh run (JSON keeps every number exactly).
+ */
+async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
+  const input = { models, videoPath, video, workDir, options: {}, settings };
+  const file = observationFile(cacheDir, clip, settings);
+  const s = realFootageSettings(settings.realFootage);
+  let obs: Observations;
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[] };
+    obs = { ...assembleRealObservations(kept.raw, s.balls, s.rimPlay), courtViews: kept.courtViews };
+  } else {
+    const observed = await observeVideo(input, video);
+    if (observed.details) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(`${file}.part`, JSON.stringify({ raw: observed.details, courtViews: observed.courtViews }));
+      renameSync(`${file}.part`, file);
+    }
+    obs = observed;
+  }
+  if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
+  return analyzeObservations(input, video, obs);
+}
+
+export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR, settings: AnalysisSettings = {}, observationsDir?: string): Promise<ClipScore> {
   const file = path.join(dir, clip.file);
   const name = clipName(clip);
   const workDir = path.join(workRoot, name);
-  const decodeSeconds = bareDecodeSeconds(file);
+  const decodeSeconds = observationsDir ? 0 : bareDecodeSeconds(file);
   const t0 = performance.now();
   let outcome = "processed";
   let found: FoundShot[] = [];
   try {
-    const result = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir, options: {}, settings });
+    const video = await probe(file);
+    const result = observationsDir ? await analyzeKeepingObservations(file, video, workDir, settings, observationsDir, name) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
   } catch (e) {
@@ -130,6 +184,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
     camera: clip.camera,
     view: clip.view,
     outcome,
+    shots: found,
     ...clipShotCounts(clip.shots, found),
     ...detectionRates(clip, workDir),
     videoSeconds: clip.duration_s,
@@ -234,11 +289,13 @@ function speedRuns(): Record<string, Array<Record<string, number>>> {
   return runs;
 }
 
-const USAGE = `npm run bench:realclips -- [--split tuning|held_out] [--clips name,name] [--no-speed] [--set group.NAME=value …] [--out file.json] [--quiet]
+const USAGE = `npm run bench:realclips -- [--split tuning|held_out] [--clips name,name] [--no-speed] [--set group.NAME=value …] [--observations DIR] [--out file.json] [--quiet]
   --split     one part only (sweep and tune on tuning; held_out is measured, never tuned on)
   --clips     only the clips whose file name contains one of these
   --no-speed  skip the speed runs on 60 s of stitched 720p30
   --set       override a named setting, e.g. --set attempts.NEAR_RIM_WIDTHS=1.5 --set realFootage.rimPlay.NEAR_RIM_WIDTHS=2.5
+  --observations  keep each clip's observations in DIR (e.g. bench/out/observations) and replay them
+              when the model and the observation settings are the same (the times are then replay times)
   --out       where the JSON goes (default bench/out/realclips.json)
   --quiet     no line per clip`;
 
@@ -306,7 +363,7 @@ async function main() {
   mkdirSync(workRoot, { recursive: true });
   const scores: ClipScore[] = [];
   for (const { clip, index } of chosen) {
-    const s = await scoreClip(clip, index, workRoot, REALCLIPS_DIR, settings);
+    const s = await scoreClip(clip, index, workRoot, REALCLIPS_DIR, settings, arg("observations"));
     scores.push(s);
     if (!args.includes("--quiet"))
       console.error(`[${scores.length}/${chosen.length}] ${s.clip} (${s.split}): ${s.outcome}, attempts ${s.attempts}/${s.truthAttempts}, makes ${s.makes}/${s.truthMakes}, matched ${s.matched}, made ok ${s.madeCorrect} (${s.analysisSeconds.toFixed(1)} s)`);

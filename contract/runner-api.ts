@@ -13,6 +13,7 @@
 // highlights and players refer to each other by the runner's local keys; the
 // Worker assigns the public ids.
 import { z } from "zod";
+import { COURT_FOUND_BY, COURT_TYPE_IDS } from "./court-types";
 import { JobOptionsSchema, JobRosterSchema } from "./job-options";
 
 export const RUNNER_API_PREFIX = "/runner/v1";
@@ -61,6 +62,12 @@ export const ShotResult = z.object({
   location: z
     .object({ shot_image_normed: Point, shot_world_normed: Point, hoop_image_normed: Point })
     .default({ shot_image_normed: null, shot_world_normed: null, hoop_image_normed: null }),
+  /**
+   * The court `location.shot_world_normed` is measured on: its type (contract/court-types.ts) and
+   * how it was found; null when the shot has no court position. Not a field of the public Shot (the
+   * spec's Shot has none for it): the hub page draws and names the chart's court from it.
+   */
+  court: z.object({ type: z.enum(COURT_TYPE_IDS), found_by: z.enum(COURT_FOUND_BY) }).nullable().default(null),
   excitement_score: z.number().nullable().default(null),
   /** Player keys; a shot names a player only in a role it admits (contract/box-score.ts `shotAdmits`). */
   players: z

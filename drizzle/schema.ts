@@ -4,6 +4,7 @@
 // belongs to a customer carries `org_id` so every query can be scoped to it.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CourtFoundBy, CourtTypeId } from "../contract/court-types";
 
 const now = sql`(unixepoch())`;
 
@@ -154,6 +155,8 @@ export const shots = sqliteTable(
     isFreeThrow: integer("is_free_throw", { mode: "boolean" }).notNull(),
     isFouled: integer("is_fouled", { mode: "boolean" }).notNull(),
     location: text("location", { mode: "json" }).$type<Record<string, number[] | null>>().notNull(),
+    /** The court `location.shot_world_normed` is measured on (the runner's `shots[].court`); null without one. Shown on the hub page, not in the API's Shot. */
+    court: text("court", { mode: "json" }).$type<{ type: CourtTypeId; found_by: CourtFoundBy } | null>(),
     excitementScore: real("excitement_score"),
     scorerId: text("scorer_id"),
     assisterId: text("assister_id"),

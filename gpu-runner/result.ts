@@ -61,6 +61,7 @@ export function analysisOutputs(analysis: AnalysisResult, rendered: RenderedHigh
     is_free_throw: s.is_free_throw,
     is_fouled: s.is_fouled,
     location: { shot_image_normed: s.location.shot_image_normed, shot_world_normed: s.location.shot_world_normed, hoop_image_normed: s.location.hoop_image_normed },
+    court: s.court,
     excitement_score: s.excitement_score,
     players: { scorer: s.players.scorer, assister: s.players.assister, rebounder: s.players.rebounder },
     highlight: s.highlight,

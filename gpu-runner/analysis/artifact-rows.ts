@@ -1,11 +1,10 @@
 // The raw model output files (JSONL rows, docs/analysis.md "Artifacts"): coordinates normalised to
 // the source picture through the run's frame mapping.
-import type { Letterbox } from "../media/decode.ts";
-import type { Detection } from "../vision/detector.ts";
+import type { Letterbox } from "../media/frames.ts";
+import type { Detections } from "../vision/detections.ts";
 import type { PossessionSegment } from "./rules/possession.ts";
-import type { RGB } from "./rules/teams.ts";
 import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
-import type { Box, Point, ShotResult } from "./types.ts";
+import type { Box, Point, RGB, ShotResult } from "./types.ts";
 
 export function medianColor(cs: RGB[]): RGB {
   const med = (k: number) => cs.map((c) => c[k]).sort((a, b) => a - b)[cs.length >> 1];
@@ -22,18 +21,18 @@ export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export const round4 = (x: number) => Math.round(x * 10000) / 10000;
 export const roundPt = (p: Point): Point => [round4(Math.max(0, Math.min(1, p[0]))), round4(Math.max(0, Math.min(1, p[1])))];
 
-export function* ballRows(perFrame: Detection[][], ball: Array<BallObs | null>, fps: number, lb: Letterbox) {
+export function* ballRows(perFrame: ReadonlyArray<Detections>, ball: Array<BallObs | null>, fps: number, lb: Letterbox) {
   for (let f = 0; f < perFrame.length; f++) {
-    const dets = perFrame[f].filter((d) => d.kind === "ball");
+    const dets = perFrame[f].filter((d) => d.className === "ball");
     const b = ball[f];
     if (!dets.length && !b) continue;
     yield { frame: f, t: round3(f / fps), track: b ? { ...normBox(b, lb), interpolated: !!b.interpolated } : null, detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
   }
 }
 
-export function* hoopRows(perFrame: Detection[][], hoops: HoopTrack[], fps: number, lb: Letterbox) {
+export function* hoopRows(perFrame: ReadonlyArray<Detections>, hoops: HoopTrack[], fps: number, lb: Letterbox) {
   for (let f = 0; f < perFrame.length; f++) {
-    const dets = perFrame[f].filter((d) => d.kind === "hoop");
+    const dets = perFrame[f].filter((d) => d.className === "rim");
     yield { frame: f, t: round3(f / fps), hoops: hoops.filter((h) => hoopInView(h, f)).map((h) => ({ id: h.id, ...normBox(h.boxes[f], lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
   }
 }

@@ -13,6 +13,7 @@
 import { mkdir } from "node:fs/promises";
 import { shotPoints } from "../../contract/box-score.ts";
 import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
+import { videoFrames } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import { MediaError } from "../media/run.ts";
 import { artifactPath, writeJsonl } from "../outputs/artifacts.ts";
@@ -28,10 +29,10 @@ import type { Observations } from "./observe/observations.ts";
 import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
 import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
-import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RealFootageOverrides } from "./observe/real-footage.ts";
+import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageOverrides } from "./observe/real-footage.ts";
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
-import { clusterTeams } from "./rules/teams.ts";
+import { clusterTeams, requireOpponent, sceneryTracks } from "./rules/teams.ts";
 import { COURT_TEMPLATES, courtNormed } from "./rules/court-template.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
 
@@ -119,8 +120,11 @@ export function wantsJerseyNumbers(options: AnalyzeInput["options"]): boolean {
   return mode === "enabled" || (mode === "auto" && options.has_jerseys !== false);
 }
 
-/** Stage 1: observe the video with the chosen detector (see chooseDetector). */
-async function observe(input: AnalyzeInput, info: VideoInfo, tm: RunTimings, progress: (stage: string, percent: number) => void): Promise<Observations> {
+/**
+ * Stage 1: observe the video with the chosen detector (see chooseDetector). Exported for the benches,
+ * which keep real-footage observations and replay them through analyzeObservations.
+ */
+export async function observeVideo(input: AnalyzeInput, info: VideoInfo, tm: RunTimings = emptyDiagnostics().timings, progress: (stage: string, percent: number) => void = () => {}): Promise<Observations & { details?: RawRealObservations }> {
   const { models } = input;
   const choice = models.choose(info.height > info.width ? "portrait" : "landscape", input.settings?.detector);
   const reader = wantsJerseyNumbers(input.options) ? await models.jerseyReader() : null;
@@ -132,7 +136,7 @@ async function observe(input: AnalyzeInput, info: VideoInfo, tm: RunTimings, pro
       const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
       const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
       const detector = await models.yoloDetector(choice.modelPath);
-      return await observeWholeFrames(input.videoPath, info, detector, reader, {
+      return await observeWholeFrames(videoFrames(input.videoPath, info.width, info.height), info, detector, reader, {
         fps,
         keyColor: input.settings?.keyColor ? { color: input.settings.keyColor, tolerance: DEFAULT_KEY_COLOR.tolerance } : DEFAULT_KEY_COLOR,
         signal: input.signal,
@@ -193,7 +197,7 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisRun> {
   await mkdir(input.workDir, { recursive: true });
   progress("analyze", 0);
   try {
-    const obs = await observe(input, info, diagnostics.timings, progress);
+    const obs = await observeVideo(input, info, diagnostics.timings, progress);
     if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
     progress("analyze", 100);
     return await analyzeObservations(input, info, obs, diagnostics);
@@ -214,12 +218,15 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
 
   // People: teams, identities, rosters, possession.
   const ownerTracks = ownersPerFrame(ball, tracks);
-  const longTracks = tracks.filter((t) => t.frames.length >= 3);
-  const clustering = clusterTeams(longTracks.map((t) => medianColor(t.colors)), longTracks.map((t) => t.frames.length));
+  // Scenery the detector took for a person (still, not holding the ball, beside someone playing) is nobody: no team, no identity.
+  const scenery = sceneryTracks(tracks, ownerTracks, fps);
+  const people = tracks.filter((t) => !scenery.has(t.id));
+  const longTracks = people.filter((t) => t.frames.length >= 3);
+  const clustering = requireOpponent(clusterTeams(longTracks.map((t) => medianColor(t.colors)), longTracks.map((t) => t.frames.length)), longTracks.map((t) => t.frames), fps);
   const trackTeams = new Map<number, 0 | 1 | null>(tracks.map((t) => [t.id, null]));
   longTracks.forEach((t, i) => trackTeams.set(t.id, clustering.labels[i]));
   const trackJerseys = new Map<number, string | null>(tracks.map((t) => [t.id, voteJersey(obs.jerseyReads.get(t.id) ?? [])]));
-  const { identities, trackToKey } = buildIdentities(tracks, trackTeams, trackJerseys, { fps, solo: input.options?.session_type === "solo" });
+  const { identities, trackToKey } = buildIdentities(people, trackTeams, trackJerseys, { fps, solo: input.options?.session_type === "solo" });
   applyRosters(identities, input.rosters);
   // Possession is tracked per identity, so one player's track fragments form one possession.
   const owners = ownerTracks.map((t) => (t === null ? null : trackToKey.get(t) ?? null));
@@ -307,6 +314,8 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
         shot_world_normed: d.world ? roundPt(d.courtType ? courtNormed(COURT_TEMPLATES[d.courtType], d.world) : worldNormed(d.world)) : null,
         hoop_image_normed: roundPt(toNorm([d.hoopBox.cx, d.hoopBox.cy])),
       },
+      // A court registered from its lines is the type it was fitted as; the painted-key court is FIBA geometry (rules/geometry.ts).
+      court: d.world ? { type: d.courtType ?? "fiba", found_by: d.courtType ? "lines" : "painted_key" } : null,
       excitement_score: excitementScore({ made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point, is_fouled: fouled[i], assisted: players.assister !== null, distance_m: d.distance }),
       players,
       highlight: hlKey,
@@ -314,7 +323,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
   });
 
-  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType } }))));
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType, free_throw: drafts[i].freeThrow } }))));
 
   diagnostics.timings.postMs = performance.now() - postStart;
   const ballPath: Array<[number, number, number]> = [];

@@ -1,6 +1,7 @@
 // The box score and its rule are the runner API contract's (contract/box-score.ts): one definition for both sides.
 export { emptyBoxScore, type BoxScore } from "../../contract/box-score.ts";
 import type { BoxScore } from "../../contract/box-score.ts";
+import type { CourtFoundBy, CourtTypeId } from "../../contract/court-types.ts";
 
 export type Point = [number, number];
 
@@ -16,6 +17,8 @@ export interface ShotResult {
   is_free_throw: boolean;
   is_fouled: boolean;
   location: { shot_image_normed: Point | null; shot_world_normed: Point | null; hoop_image_normed: Point | null };
+  /** The court `shot_world_normed` is measured on, and how it was found; null without a court position. */
+  court: { type: CourtTypeId; found_by: CourtFoundBy } | null;
   excitement_score: number;
   players: { scorer: string | null; assister: string | null; rebounder: string | null };
   highlight: string | null;
@@ -60,3 +63,6 @@ export interface Box {
   w: number;
   h: number;
 }
+
+/** A colour, 0–255 per channel (a shirt's median colour, a team's centroid). */
+export type RGB = [number, number, number];

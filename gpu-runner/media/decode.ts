@@ -1,30 +1,17 @@
 import { spawn } from "node:child_process";
 import { FFMPEG } from "./binaries.ts";
 import { HostFaultError } from "../host-fault.ts";
+import { letterboxFor, type Frame, type FrameSource, type RegionOptions, type TimeRange, type WholeFrameOptions } from "./frames.ts";
 import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError } from "./run.ts";
 
-export interface DecodeOptions {
-  /** Output frame size; the source is scaled to fit and padded (letterboxed), keeping its aspect. */
-  width: number;
-  height: number;
-  /** Gray used for padding; 114 matches the Ultralytics letterbox so YOLO models see what they were trained on. */
-  padValue?: number;
-  /** Drop frames inside ffmpeg (before scaling) to at most this rate; every frame is still decoded. */
-  maxFps?: number;
-  /**
-   * Full-resolution RGB stills at `fps`, split off the same decode (no second pass), for work that
-   * needs detail the scaled frames lack (jersey numbers). Delivered as they come, never blocking ffmpeg.
-   */
-  stills?: { fps: number; onStill: (index: number, rgb: Buffer) => void };
-  /** Only this stretch of the video; frame 0 is the first frame at or after `startS`. */
-  range?: TimeRange;
-  signal?: AbortSignal;
-}
-
-/** A stretch of a video, in seconds from its start. */
-export interface TimeRange {
-  startS: number;
-  durationS: number;
+/** A video file's frames, decoded by ffmpeg on demand (one ffmpeg per pass), for the observation passes (media/frames.ts). */
+export function videoFrames(path: string, width: number, height: number): FrameSource {
+  return {
+    width,
+    height,
+    wholeFrames: (options) => decodeFrames(path, width, height, options),
+    regionFrames: (options) => decodeRegion(path, width, height, options),
+  };
 }
 
 /**
@@ -35,39 +22,13 @@ function rangeArgs(range: TimeRange | undefined): string[] {
   return range ? ["-ss", range.startS.toFixed(6), "-t", range.durationS.toFixed(6)] : [];
 }
 
-export interface Letterbox {
-  /** Scale from source pixels to output pixels. */
-  scale: number;
-  /** Offset of the picture inside the padded output, in output pixels. */
-  padX: number;
-  padY: number;
-  /** Size of the picture inside the output. */
-  innerWidth: number;
-  innerHeight: number;
-}
-
-export function letterboxFor(srcW: number, srcH: number, dstW: number, dstH: number): Letterbox {
-  const scale = Math.min(dstW / srcW, dstH / srcH);
-  // Even sizes: the scaler and some encoders reject odd dimensions.
-  const innerWidth = Math.min(dstW, Math.round((srcW * scale) / 2) * 2);
-  const innerHeight = Math.min(dstH, Math.round((srcH * scale) / 2) * 2);
-  const padX = Math.floor((dstW - innerWidth) / 2);
-  const padY = Math.floor((dstH - innerHeight) / 2);
-  return { scale: innerWidth / srcW, padX, padY, innerWidth, innerHeight };
-}
-
-export interface DecodedFrame {
-  index: number;
-  /** RGB24, width*height*3 bytes, owned by the consumer. */
-  rgb: Buffer;
-}
-
 /**
  * Decodes the whole video once into letterboxed RGB frames piped into Node. The scale runs inside
  * ffmpeg (SIMD swscale) rather than in JS; the async iterator applies backpressure through the pipe,
- * so decode and the consumer's inference overlap without buffering the video in memory.
+ * so decode and the consumer's inference overlap without buffering the video in memory. `maxFps`
+ * drops frames inside ffmpeg before the scale (every frame is still decoded).
  */
-export async function* decodeFrames(path: string, srcW: number, srcH: number, opts: DecodeOptions): AsyncGenerator<DecodedFrame> {
+export async function* decodeFrames(path: string, srcW: number, srcH: number, opts: WholeFrameOptions): AsyncGenerator<Frame> {
   const lb = letterboxFor(srcW, srcH, opts.width, opts.height);
   const pad = (opts.padValue ?? 114).toString(16).padStart(2, "0");
   const vf = `${opts.maxFps ? `fps=${opts.maxFps},` : ""}scale=${lb.innerWidth}:${lb.innerHeight}:flags=bilinear,pad=${opts.width}:${opts.height}:${lb.padX}:${lb.padY}:0x${pad}${pad}${pad}`;
@@ -82,23 +43,12 @@ export async function* decodeFrames(path: string, srcW: number, srcH: number, op
   yield* rawFrames(args, opts.width * opts.height * 3, opts.signal, opts.stills && { bytes: srcW * srcH * 3, onStill: opts.stills.onStill });
 }
 
-export interface RegionDecodeOptions {
-  /** Source pixels to keep (even offsets and sizes); the whole frame when absent. */
-  crop?: { x: number; y: number; w: number; h: number };
-  /** Drop frames inside ffmpeg to at most this rate. */
-  maxFps?: number;
-  /** Scale the (cropped) frames to this size inside ffmpeg (area averaging), on the decoder's core. */
-  scaleTo?: { w: number; h: number };
-  /** Only this stretch of the video (see DecodeOptions). */
-  range?: TimeRange;
-  signal?: AbortSignal;
-}
-
 /**
  * Frames at source resolution (or a fixed crop of them), for work that cuts its own regions out
- * of each frame, such as model inputs around a rim.
+ * of each frame, such as model inputs around a rim. `scaleTo` runs inside ffmpeg, on the decoder's
+ * core.
  */
-export async function* decodeRegion(path: string, srcW: number, srcH: number, opts: RegionDecodeOptions = {}): AsyncGenerator<DecodedFrame & { width: number; height: number }> {
+export async function* decodeRegion(path: string, srcW: number, srcH: number, opts: RegionOptions = {}): AsyncGenerator<Frame & { width: number; height: number }> {
   const c = opts.crop ?? { x: 0, y: 0, w: srcW, h: srcH };
   const out = opts.scaleTo ?? { w: c.w, h: c.h };
   const filters = [
@@ -111,7 +61,7 @@ export async function* decodeRegion(path: string, srcW: number, srcH: number, op
 }
 
 /** Runs ffmpeg with `args` writing raw frames of `frameBytes` to stdout (and stills to fd 3). */
-async function* rawFrames(args: string[], frameBytes: number, signal?: AbortSignal, stills?: { bytes: number; onStill: (index: number, rgb: Buffer) => void }): AsyncGenerator<DecodedFrame> {
+async function* rawFrames(args: string[], frameBytes: number, signal?: AbortSignal, stills?: { bytes: number; onStill: (index: number, rgb: Buffer) => void }): AsyncGenerator<Frame> {
   const child = spawn(FFMPEG, args, { ...MEDIA_SPAWN_OPTIONS, stdio: ["ignore", "pipe", "pipe", stills ? "pipe" : "ignore"] });
   let startError: Error | null = null;
   child.on("error", (e) => (startError ??= e));

@@ -1,22 +1,10 @@
 // Basketball objects from one CenterNet inference: people from COCO's person heatmap, the ball from
 // our trained `ball` head (and COCO's "sports ball", which finds big balls the head may miss), and
-// rim candidates from the trained `rim` head with its `rim_size` regression. Everything is in the
-// input image's pixels; callers map crops back to the frame.
+// rim candidates from the trained `rim` head with its `rim_size` regression, as one frame's
+// `Detections` (vision/detections.ts). Everything is in the input image's pixels; callers map crops
+// back to the frame (`fromLetterbox`, `fromRegion`).
 import { boxAt, channelPlane, loadCenterNet, peaks, type CenterNet, type CenterNetOptions, type CenterNetOutput } from "./centernet.ts";
-
-export interface Candidate {
-  cx: number;
-  cy: number;
-  w: number;
-  h: number;
-  score: number;
-}
-
-export interface BasketballObjects {
-  persons: Candidate[];
-  balls: Candidate[];
-  rims: Candidate[];
-}
+import { fromXyxy, type Detection, type DetectionClass, type Detections } from "./detections.ts";
 
 export interface DecodeThresholds {
   person: number;
@@ -30,8 +18,15 @@ export interface DecodeThresholds {
 export const DEFAULT_THRESHOLDS: DecodeThresholds = { person: 0.3, ball: 0.15, cocoBall: 0.2, rim: 0.05, maxRims: 4 };
 
 
+/** Every class the model finds; a pass that needs fewer asks for fewer (the rest is not decoded). */
+export const ALL_CLASSES: readonly DetectionClass[] = ["person", "ball", "rim"];
+
 export interface BasketballModel {
-  detect(rgb: Uint8Array, width: number, height: number, want?: { persons?: boolean; balls?: boolean; rims?: boolean }): Promise<BasketballObjects>;
+  /**
+   * The objects of `classes` in an RGB24 image: people (best first), then balls (best first), then
+   * rim candidates (best first), in the image's pixels.
+   */
+  detect(rgb: Uint8Array, width: number, height: number, classes?: readonly DetectionClass[]): Promise<Detections>;
 }
 
 export async function loadBasketballModel(modelPath?: string, opts: CenterNetOptions & { thresholds?: Partial<DecodeThresholds> } = {}): Promise<BasketballModel & { readonly net: CenterNet }> {
@@ -42,9 +37,9 @@ export async function loadBasketballModel(modelPath?: string, opts: CenterNetOpt
   const channels = heatmapChannels(net.classes);
   return {
     net,
-    async detect(rgb, width, height, want = { persons: true, balls: true, rims: true }) {
+    async detect(rgb, width, height, classes = ALL_CLASSES) {
       const out = await net.run(rgb, width, height);
-      return decodeBasketball(out, net.stride, thr, want, channels);
+      return decodeBasketball(out, net.stride, thr, classes, channels);
     },
   };
 }
@@ -77,21 +72,20 @@ export function decodeBasketball(
   out: CenterNetOutput,
   stride: number,
   thr: DecodeThresholds,
-  want: { persons?: boolean; balls?: boolean; rims?: boolean },
+  classes: readonly DetectionClass[],
   channels: HeatmapChannels = COCO_HEATMAP_CHANNELS,
-): BasketballObjects {
+): Detection[] {
   const { gridW: gw, gridH: gh } = out;
-  const result: BasketballObjects = { persons: [], balls: [], rims: [] };
-  const fromBox = (b: [number, number, number, number], score: number): Candidate => ({ cx: (b[0] + b[2]) / 2, cy: (b[1] + b[3]) / 2, w: b[2] - b[0], h: b[3] - b[1], score });
-  if (want.persons) {
+  const found: Detection[] = [];
+  if (classes.includes("person")) {
     const plane = channelPlane(out.heatmap, channels.person, gw, gh);
-    result.persons = peaks(plane, gw, gh, thr.person, 40).map((p) => fromBox(boxAt(out, p.x, p.y, stride), p.score));
+    for (const p of peaks(plane, gw, gh, thr.person, 40)) found.push(fromXyxy("person", boxAt(out, p.x, p.y, stride), p.score));
   }
-  if (want.balls) {
+  if (classes.includes("ball")) {
     // Our head first; COCO's sports ball adds balls where the head is silent (a cell or more away).
     const head = channelPlane(out.heads.ball, 0, gw, gh);
     const coco = channelPlane(out.heatmap, channels.sportsBall, gw, gh);
-    const found: Candidate[] = [];
+    const balls: Detection[] = [];
     const ballSize = out.heads.ball_size;
     for (const p of peaks(head, gw, gh, thr.ball, 20)) {
       const [rx, ry] = refine(head, gw, gh, p.x, p.y);
@@ -105,24 +99,24 @@ export function decodeBasketball(
         const b = boxAt(out, p.x, p.y, stride);
         side = Math.max(2, ((b[2] - b[0]) + (b[3] - b[1])) / 2);
       }
-      found.push({ cx: rx * stride, cy: ry * stride, w: side, h: side, score: p.score });
+      balls.push({ className: "ball", cx: rx * stride, cy: ry * stride, w: side, h: side, score: p.score });
     }
     for (const p of peaks(coco, gw, gh, thr.cocoBall, 10)) {
-      if (found.some((f) => Math.hypot(f.cx - p.x * stride, f.cy - p.y * stride) <= 2 * stride)) continue;
-      const c = fromBox(boxAt(out, p.x, p.y, stride), p.score);
+      if (balls.some((f) => Math.hypot(f.cx - p.x * stride, f.cy - p.y * stride) <= 2 * stride)) continue;
+      const c = fromXyxy("ball", boxAt(out, p.x, p.y, stride), p.score);
       const side = (c.w + c.h) / 2;
-      found.push({ ...c, w: side, h: side });
+      balls.push({ ...c, w: side, h: side });
     }
-    result.balls = found.sort((a, b) => b.score - a.score);
+    found.push(...balls.sort((a, b) => b.score - a.score));
   }
-  if (want.rims) {
+  if (classes.includes("rim")) {
     const plane = channelPlane(out.heads.rim, 0, gw, gh);
     const size = out.heads.rim_size;
-    result.rims = peaks(plane, gw, gh, thr.rim, thr.maxRims).map((p) => {
+    for (const p of peaks(plane, gw, gh, thr.rim, thr.maxRims)) {
       const [rx, ry] = refine(plane, gw, gh, p.x, p.y);
       const i = p.y * gw + p.x;
-      return { cx: rx * stride, cy: ry * stride, w: stride * Math.exp(size[i]), h: stride * Math.exp(size[gw * gh + i]), score: p.score };
-    });
+      found.push({ className: "rim", cx: rx * stride, cy: ry * stride, w: stride * Math.exp(size[i]), h: stride * Math.exp(size[gw * gh + i]), score: p.score });
+    }
   }
-  return result;
+  return found;
 }

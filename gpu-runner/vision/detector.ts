@@ -2,38 +2,25 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
-import { boxIou } from "./boxes.ts";
+import { nms, type Detection, type DetectionClass, type Detections } from "./detections.ts";
 import { parseClassNames, readModelInfo } from "./model-metadata.ts";
 import { createSession, optimizationLevelHint } from "./session.ts";
-
-/** The three object kinds the basketball logic needs. */
-export type ObjectKind = "ball" | "hoop" | "person";
-
-export interface Detection {
-  kind: ObjectKind;
-  score: number;
-  /** Box centre and size in the detector's input pixels (the letterboxed frame). */
-  cx: number;
-  cy: number;
-  w: number;
-  h: number;
-}
 
 export interface Detector {
   readonly inputWidth: number;
   readonly inputHeight: number;
   readonly modelPath: string;
   readonly classNames: string[];
-  /** `rgb` is an inputWidth×inputHeight RGB24 frame, already letterboxed. */
-  detect(rgb: Buffer): Promise<Detection[]>;
+  /** `rgb` is an inputWidth×inputHeight RGB24 frame, already letterboxed; boxes in its pixels. */
+  detect(rgb: Buffer): Promise<Detections>;
   /** The raw output row count per frame, for diagnostics. */
   readonly anchors: number;
 }
 
 // Class names used by common basketball and COCO exports, mapped onto what the logic needs.
-const ALIASES: Record<string, ObjectKind> = {
+const ALIASES: Record<string, DetectionClass> = {
   ball: "ball", basketball: "ball", "sports ball": "ball",
-  hoop: "hoop", rim: "hoop", basket: "hoop", "basketball hoop": "hoop", net: "hoop",
+  hoop: "rim", rim: "rim", basket: "rim", "basketball hoop": "rim", net: "rim",
   person: "person", player: "person", people: "person",
 };
 
@@ -71,7 +58,7 @@ export function chooseDetector(orientation: "landscape" | "portrait", requested:
 }
 
 export interface DetectorOptions {
-  scoreThreshold?: Partial<Record<ObjectKind, number>>;
+  scoreThreshold?: Partial<Record<DetectionClass, number>>;
   iouThreshold?: number;
   threads?: number;
   log?: (m: string) => void;
@@ -86,8 +73,8 @@ export async function loadYoloDetector(modelPath = resolveDetectorModel(), opts:
   const info = await readModelInfo(modelPath);
   const classNames = parseClassNames(info.metadata.names);
   if (!classNames.length) throw new Error(`${modelPath}: metadata 'names' is missing; export with Ultralytics or add it`);
-  const kinds = classNames.map((n) => ALIASES[n.toLowerCase()] ?? null);
-  if (!kinds.includes("ball") || !kinds.includes("hoop")) throw new Error(`${modelPath}: needs ball and hoop classes, has ${classNames.join(", ")}`);
+  const classes = classNames.map((n) => ALIASES[n.toLowerCase()] ?? null);
+  if (!classes.includes("ball") || !classes.includes("rim")) throw new Error(`${modelPath}: needs ball and hoop classes, has ${classNames.join(", ")}`);
   const [, , h, w] = info.inputDims;
   // Dynamic-shape exports get a 16:9-friendly size divisible by 32.
   const inputHeight = h > 0 ? h : 384;
@@ -97,7 +84,7 @@ export async function loadYoloDetector(modelPath = resolveDetectorModel(), opts:
   const optimizationLevel = optimizationLevelHint(info.metadata.graph_optimization_level);
   const session = await createSession(info.bytes, { threads: opts.threads, log: opts.log, optimizationLevel });
   const outputName = session.outputNames[0];
-  const thresholds: Record<ObjectKind, number> = { ball: 0.5, hoop: 0.5, person: 0.3, ...opts.scoreThreshold };
+  const thresholds: Record<DetectionClass, number> = { ball: 0.5, rim: 0.5, person: 0.3, ...opts.scoreThreshold };
   const iou = opts.iouThreshold ?? 0.45;
   const plane = inputWidth * inputHeight;
   const input = new Float32Array(3 * plane);
@@ -123,40 +110,24 @@ export async function loadYoloDetector(modelPath = resolveDetectorModel(), opts:
       const out = result[outputName];
       const [, rows, n] = out.dims as number[];
       anchors = n;
-      return decodeYoloOutput(out.data as Float32Array, rows, n, kinds, thresholds, iou);
+      return decodeYoloOutput(out.data as Float32Array, rows, n, classes, thresholds, iou);
     },
   };
 }
 
-export function decodeYoloOutput(data: Float32Array, rows: number, n: number, kinds: Array<ObjectKind | null>, thresholds: Record<ObjectKind, number>, iou: number): Detection[] {
+export function decodeYoloOutput(data: Float32Array, rows: number, n: number, classes: Array<DetectionClass | null>, thresholds: Record<DetectionClass, number>, iou: number): Detection[] {
   const C = rows - 4;
-  const byKind: Record<ObjectKind, Detection[]> = { ball: [], hoop: [], person: [] };
+  const byClass: Record<DetectionClass, Detection[]> = { ball: [], rim: [], person: [] };
   for (let a = 0; a < n; a++) {
     let best = -1, bestScore = 0;
     for (let c = 0; c < C; c++) {
       const s = data[(4 + c) * n + a];
-      if (s > bestScore && kinds[c]) { bestScore = s; best = c; }
+      if (s > bestScore && classes[c]) { bestScore = s; best = c; }
     }
     if (best < 0) continue;
-    const kind = kinds[best]!;
-    if (bestScore < thresholds[kind]) continue;
-    byKind[kind].push({ kind, score: bestScore, cx: data[a], cy: data[n + a], w: data[2 * n + a], h: data[3 * n + a] });
+    const className = classes[best]!;
+    if (bestScore < thresholds[className]) continue;
+    byClass[className].push({ className, score: bestScore, cx: data[a], cy: data[n + a], w: data[2 * n + a], h: data[3 * n + a] });
   }
-  return [...nms(byKind.ball, iou), ...nms(byKind.hoop, iou), ...nms(byKind.person, iou)];
-}
-
-/** Like Ultralytics' max_det: bounds NMS cost when a frame lights up everywhere (e.g. a jersey-coloured wall). */
-export const MAX_CANDIDATES = 300;
-export const MAX_DETECTIONS = 50;
-
-export function nms(dets: Detection[], iou: number): Detection[] {
-  dets.sort((a, b) => b.score - a.score);
-  const keep: Detection[] = [];
-  for (const d of dets.slice(0, MAX_CANDIDATES)) {
-    if (keep.length >= MAX_DETECTIONS) break;
-    // Also drop boxes whose centre sits inside a kept box: partial-window duplicates of one blob.
-    if (keep.some((k) => boxIou(k, d) > iou || (Math.abs(k.cx - d.cx) < k.w / 2 && Math.abs(k.cy - d.cy) < k.h / 2))) continue;
-    keep.push(d);
-  }
-  return keep;
+  return [...nms(byClass.ball, iou), ...nms(byClass.rim, iou), ...nms(byClass.person, iou)];
 }

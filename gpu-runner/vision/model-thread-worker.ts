@@ -19,7 +19,7 @@ try {
         return;
       }
       try {
-        send({ type: "result", id: m.id, result: await model.detect(m.rgb, m.width, m.height, m.want) });
+        send({ type: "result", id: m.id, result: await model.detect(m.rgb, m.width, m.height, m.classes) });
       } catch (e) {
         send({ type: "result", id: m.id, error: (e as Error).message });
       }

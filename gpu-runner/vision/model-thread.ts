@@ -5,8 +5,9 @@
 // thread prepares the next frame; callers that start a detection before finishing the previous frame
 // (scan.ts, rim-watch.ts) keep two cores busy.
 import { Worker } from "node:worker_threads";
-import type { BasketballModel, BasketballObjects, DecodeThresholds } from "./basketball.ts";
+import type { BasketballModel, DecodeThresholds } from "./basketball.ts";
 import type { CenterNetOptions } from "./centernet.ts";
+import type { DetectionClass, Detections } from "./detections.ts";
 
 export type ThreadRequest = DetectRequest | { type: "close" };
 
@@ -16,13 +17,13 @@ export interface DetectRequest {
   rgb: Uint8Array;
   width: number;
   height: number;
-  want?: { persons?: boolean; balls?: boolean; rims?: boolean };
+  classes?: readonly DetectionClass[];
 }
 
 export type ThreadMessage =
   | { type: "ready" }
   | { type: "failed"; error: string }
-  | { type: "result"; id: number; result?: BasketballObjects; error?: string };
+  | { type: "result"; id: number; result?: Detections; error?: string };
 
 export interface ModelThread extends BasketballModel {
   /** False once closed or once the thread has died: every detect() then fails at once. */
@@ -37,7 +38,7 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
     workerData: { entry: new URL("./model-thread-worker.ts", import.meta.url).href, modelPath, options },
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-  const pending = new Map<number, { resolve: (r: BasketballObjects) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: Detections) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   let dead: Error | null = null;
   // An idle model thread must not keep a finished process alive; one with work must.
@@ -89,14 +90,14 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
     get usable() {
       return !dead;
     },
-    detect(rgb, width, height, want) {
+    detect(rgb, width, height, classes) {
       if (dead) return Promise.reject(dead);
       // A copy goes over (its memory moves to the thread): callers reuse their buffers at once.
       const copy = new Uint8Array(rgb);
       const id = nextId++;
-      const result = new Promise<BasketballObjects>((resolve, reject) => pending.set(id, { resolve, reject }));
+      const result = new Promise<Detections>((resolve, reject) => pending.set(id, { resolve, reject }));
       holdWhileBusy();
-      worker.postMessage({ type: "detect", id, rgb: copy, width, height, want } satisfies DetectRequest, [copy.buffer]);
+      worker.postMessage({ type: "detect", id, rgb: copy, width, height, classes } satisfies DetectRequest, [copy.buffer]);
       return result;
     },
     async close() {

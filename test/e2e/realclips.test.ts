@@ -3,7 +3,7 @@
 // trained detector, and the sessions are checked against the hand-labelled truth (within one
 // attempt and one make), including a clip without a shot, which must fail `no_shots` and charge nothing;
 // and a real session's hub page in Chromium: shots registered on the court on the chart, the others in
-// the list beside it with the legend saying why (issue 25, point 5).
+// the list beside it with the legend saying why, and the court type named above the chart (issue 25, point 5).
 import { createReadStream, statSync } from "node:fs";
 import path from "node:path";
 import * as tus from "tus-js-client";
@@ -118,8 +118,18 @@ describe("real clips through the local API with the default detector", () => {
         const unplacedText = (await page.textContent("#unplaced-shots")) ?? "";
         if (beside.length > 0) expect(unplacedText).toContain("painted lines were not found");
         else expect(unplacedText).toContain("Every shot has a position on the court");
-        if (name === "chonyy_outdoor_45deg_2x_3shots") expect(onChart.length).toBeGreaterThan(0);
-        else expect(onChart).toEqual([]);
+        // Which court the chart is drawn as, and how it was found (issue 25, point 5).
+        const courtText = (await page.textContent("#court-type")) ?? "";
+        if (name === "chonyy_outdoor_45deg_2x_3shots") {
+          expect(onChart.length).toBeGreaterThan(0);
+          expect(courtText).toBe("Court: FIBA (registered from the court's painted lines)");
+          // One shooter and a fixture on the wall: one side, no "Light shirts 0 · Dark shirts 4" (issue 25, point 4).
+          expect(await page.$$eval("table.box-score caption", (els) => els.map((e) => e.textContent))).toEqual(["One team", "Game totals"]);
+          expect((await page.textContent(".score"))?.trim()).toMatch(/^One team \d+$/);
+        } else {
+          expect(onChart).toEqual([]);
+          expect(courtText).toBe("Court not registered — shots are listed beside the chart");
+        }
         await page.screenshot({ path: artifact(`hub-real-${name}.png`), fullPage: true });
         await page.close();
       }

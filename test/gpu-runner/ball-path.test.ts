@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildBallPath, dropStatic } from "../../gpu-runner/analysis/rules/ball-path.ts";
 
-const c = (cx: number, cy: number, score = 0.6, w = 20) => ({ cx, cy, w, h: w, score });
+const c = (cx: number, cy: number, score = 0.6, w = 20) => ({ className: "ball" as const, cx, cy, w, h: w, score });
 
 describe("ball path on real-footage candidates", () => {
   it("drops a look-alike that fires in the same place frame after frame, unless something clearly better is there", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { decodeBasketball, DEFAULT_THRESHOLDS } from "../../gpu-runner/vision/basketball.ts";
+import { ALL_CLASSES, decodeBasketball, DEFAULT_THRESHOLDS } from "../../gpu-runner/vision/basketball.ts";
 import type { CenterNetOutput } from "../../gpu-runner/vision/centernet.ts";
+import { ofClass } from "../../gpu-runner/vision/detections.ts";
 
 // A 32×32 grid (a 128×128 input at stride 4) with hand-placed peaks.
 function output(): CenterNetOutput {
@@ -25,7 +26,16 @@ function output(): CenterNetOutput {
 }
 
 describe("decoding basketball objects from one CenterNet output", () => {
-  const found = decodeBasketball(output(), 4, DEFAULT_THRESHOLDS, { persons: true, balls: true, rims: true });
+  const detections = decodeBasketball(output(), 4, DEFAULT_THRESHOLDS, ALL_CLASSES);
+  const found = { persons: ofClass(detections, "person"), balls: ofClass(detections, "ball"), rims: ofClass(detections, "rim") };
+
+  it("one frame's detections: people, then balls, then rims, each best first", () => {
+    expect(detections.map((d) => d.className)).toEqual(["person", "ball", "ball", "rim"]);
+  });
+
+  it("decodes only the classes asked for", () => {
+    expect(decodeBasketball(output(), 4, DEFAULT_THRESHOLDS, ["rim"]).map((d) => d.className)).toEqual(["rim"]);
+  });
 
   it("people from COCO's person heatmap with its box", () => {
     expect(found.persons).toHaveLength(1);

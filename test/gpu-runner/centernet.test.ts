@@ -10,7 +10,7 @@ import "@tensorflow/tfjs-backend-wasm";
 import { loadGraphModel, type GraphModel } from "@tensorflow/tfjs-converter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
-import { letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { runTool } from "../../gpu-runner/media/run.ts";
 import { boxAt, channelPlane, loadCenterNet, peaks, type CenterNet } from "../../gpu-runner/vision/centernet.ts";
 import { readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";

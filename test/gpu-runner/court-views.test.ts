@@ -5,7 +5,7 @@ import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_VIEW_MATCH_DEFAULTS, courtViewAt, type CourtView } from "../../gpu-runner/analysis/rules/court-view.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
-import { letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { applyHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { CACHE_DIR } from "./fixtures.ts";
@@ -57,7 +57,11 @@ describe("shots placed on a court registered from its lines (real footage)", () 
       expect(out * 14).toBeGreaterThan(5);
       expect(out * 14).toBeLessThan(7.2);
       expect(s.is_three_point).toBe(false);
+      // Just behind the free-throw line, but off a dribble: no free throw (rules/free-throw.ts), and the rule's view is in the evidence.
+      expect(s.is_free_throw).toBe(false);
+      expect(rows.find((x) => x.shot === s.key)!.evidence.free_throw).toMatchObject({ freeThrow: false });
       expect(rows.find((x) => x.shot === s.key)!.evidence.court).toBe("fiba");
+      expect(s.court).toEqual({ type: "fiba", found_by: "lines" });
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ballCameToRim, isLight, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/rules/hoop.ts";
 import type { BallObs } from "../../gpu-runner/analysis/rules/tracks.ts";
 
-const rim = (cx: number, cy: number, w: number, score: number) => ({ cx, cy, w, h: w * 0.3, score });
+const rim = (cx: number, cy: number, w: number, score: number) => ({ className: "rim" as const, cx, cy, w, h: w * 0.3, score });
 
 describe("rim tracking", () => {
   it("keeps a rim seen in most samples, drops a brief look-alike and merges the net's second peak", () => {

@@ -1,7 +1,8 @@
 import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeFrames, letterboxFor } from "../../gpu-runner/media/decode.ts";
+import { decodeFrames } from "../../gpu-runner/media/decode.ts";
+import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { MediaError } from "../../gpu-runner/media/run.ts";
 import { CACHE_DIR, syntheticGame } from "./fixtures.ts";

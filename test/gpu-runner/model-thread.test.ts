@@ -47,7 +47,7 @@ describe("model thread", () => {
   it("reports the model's own errors per request and keeps working", async () => {
     await expect(thread.detect(new Uint8Array(10), 100, 100)).rejects.toThrow(/multiple of 32/);
     const ok = await thread.detect(picture(256, 256, 4), 256, 256);
-    expect(ok).toHaveProperty("balls");
+    expect(Array.isArray(ok)).toBe(true);
   });
 
   it("fails to start with the model's message when the model cannot be loaded", async () => {

@@ -1,7 +1,8 @@
 // Issue 25, point 4: players who stay one person in a short clip.
 import { describe, expect, it } from "vitest";
 import { buildIdentities } from "../../gpu-runner/analysis/rules/players.ts";
-import { clusterTeams, type RGB } from "../../gpu-runner/analysis/rules/teams.ts";
+import { clusterTeams, requireOpponent, sceneryTracks, TEAM_DEFAULTS } from "../../gpu-runner/analysis/rules/teams.ts";
+import type { RGB } from "../../gpu-runner/analysis/types.ts";
 import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const track = (id: number, start: number, len: number, cx: number, color: RGB | null): PlayerTrack => ({
@@ -25,6 +26,46 @@ describe("one team when every shirt is one colour", () => {
     const r = clusterTeams([[30, 70, 200], [240, 200, 30]], [100, 100]);
     expect(r.teamCount).toBe(2);
     expect(r.labels[0]).not.toBe(r.labels[1]);
+  });
+});
+
+describe("a team needs an opponent, and scenery is nobody (point 4)", () => {
+  // A moving track: its box walks 10 px a frame (a person crossing the picture).
+  const walking = (id: number, start: number, len: number, color: RGB): PlayerTrack => {
+    const t = track(id, start, len, 100, color);
+    t.boxes = t.boxes.map((b, i) => ({ ...b, cx: 100 + 10 * i }));
+    return t;
+  };
+
+  it("a still box that never holds the ball for a second is scenery; so are shorter still boxes on its spot", () => {
+    const fps = 15;
+    const shooter = walking(1, 0, 75, [40, 48, 67]);
+    // chonyy_outdoor_45deg_2x_3shots: a fixture on the wall, 2.2 s and later 0.8 s, at the same spot.
+    const wall = track(2, 3, 34, 500, [180, 113, 98]);
+    const wallAgain = track(3, 48, 12, 505, [185, 115, 100]);
+    // A shooter standing still at the line for 2 s holds the ball: a person.
+    const stillShooter = track(4, 0, 30, 900, [40, 48, 67]);
+    const owners: Array<number | null> = Array.from({ length: 75 }, (_, f) => (f < 20 ? 4 : f === 50 ? 3 : null));
+    expect([...sceneryTracks([shooter, wall, wallAgain, stillShooter], owners, fps)].sort()).toEqual([2, 3]);
+    // Owning the ball for a frame (a ball flying past the box in the picture) is not holding it.
+    expect(TEAM_DEFAULTS.HOLDS_BALL_S * fps).toBeGreaterThan(1);
+    // A still box shorter than SCENERY_MIN_S alone, away from any scenery, is left a person.
+    expect([...sceneryTracks([shooter, wallAgain], owners, fps)]).toEqual([]);
+    // A lone still shooter whose ball was not seen held (jbardelli_arena_shot_b): nobody else in view, a person.
+    expect([...sceneryTracks([track(5, 0, 58, 975, [174, 130, 96])], [], fps)]).toEqual([]);
+  });
+
+  it("two colour clusters never on screen together are one team, not a team and an invented opponent", () => {
+    const fps = 15;
+    const sun: RGB = [40, 48, 67], shade: RGB = [180, 113, 98];
+    const apart = clusterTeams([sun, shade], [60, 40]);
+    expect(apart.teamCount).toBe(2);
+    const one = requireOpponent(apart, [Array.from({ length: 60 }, (_, f) => f), Array.from({ length: 40 }, (_, f) => 70 + f)], fps);
+    expect(one.teamCount).toBe(1);
+    expect(one.labels).toEqual([0, 0]);
+    // A game: both sides on screen together for longer than OPPONENTS_TOGETHER_S stay two teams.
+    const together = requireOpponent(apart, [Array.from({ length: 60 }, (_, f) => f), Array.from({ length: 40 }, (_, f) => 10 + f)], fps);
+    expect(together).toBe(apart);
   });
 });
 

@@ -10,6 +10,8 @@ import { readFileSync } from "node:fs";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import { CACHE_DIR } from "./fixtures.ts";
+import { scoreClip } from "../../bench/realclips.ts";
+import { rmSync } from "node:fs";
 import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
@@ -54,6 +56,23 @@ describe("real footage with the default detector", () => {
     expect(first.shots.length).toBeGreaterThan(0);
     // The raw model output too (the files differ only by where they are).
     for (const k of ["actions", "balls", "hoops", "clusters"] as const) expect(readFileSync(b.artifacts[k], "utf8")).toBe(readFileSync(a.artifacts[k], "utf8"));
+  });
+
+  it("kept observations replay to the same shots as a fresh run, and a changed rule setting is applied on replay (bench sweeps)", async () => {
+    const manifest = readManifest();
+    const index = manifest.findIndex((c) => c.file.includes("chonyy_outdoor_5shots"));
+    const keep = path.join(WORK, "kept-observations");
+    rmSync(keep, { recursive: true, force: true });
+    const fresh = await scoreClip(manifest[index], index, path.join(WORK, "fresh"));
+    const observed = await scoreClip(manifest[index], index, path.join(WORK, "observed"), REALCLIPS_DIR, {}, keep);
+    const replayed = await scoreClip(manifest[index], index, path.join(WORK, "replayed"), REALCLIPS_DIR, {}, keep);
+    expect(fresh.shots.length).toBeGreaterThan(0);
+    expect(observed.shots).toEqual(fresh.shots);
+    expect(replayed.shots).toEqual(fresh.shots);
+    expect(replayed.outcome).toBe(fresh.outcome);
+    // A rule setting reaches the replay: no ball is ever this near the ring, so no attempt is left.
+    const strict = await scoreClip(manifest[index], index, path.join(WORK, "strict"), REALCLIPS_DIR, { attempts: { NEAR_RIM_WIDTHS: 0.01 } }, keep);
+    expect(strict.outcome).toBe("no_shots");
   });
 
   it("a broadcast close-up without a hoop in view fails no_hoops (a court line's curve is not a rim)", async () => {

@@ -6,8 +6,12 @@ import { describe, expect, it } from "vitest";
 import { roiAround, watchRims } from "../../gpu-runner/analysis/observe/rim-watch.ts";
 import { peakBlockMotion, registerShift } from "../../gpu-runner/vision/motion.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
+import { videoFrames } from "../../gpu-runner/media/decode.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
 import type { BasketballModel } from "../../gpu-runner/vision/basketball.ts";
+import { framesInMemory } from "../../gpu-runner/media/frames.ts";
+import { ofClass } from "../../gpu-runner/vision/detections.ts";
+import { blobModel, copyPicture, drawDisc, ORANGE, texturedPicture } from "./blob-model.ts";
 
 /** A smooth, non-repeating luma texture (like foliage or a crowd, not a periodic pattern). */
 function texture(S: number, ox = 0, oy = 0): Float32Array {
@@ -73,11 +77,11 @@ describe("watchRims on a shaking camera", () => {
       "-c:v", "libx264", "-crf", "12", "-preset", "veryfast", video,
     ]);
     const info = await probe(video);
-    const nothing: BasketballModel = { detect: async () => ({ persons: [], balls: [], rims: [] }) };
+    const nothing: BasketballModel = { detect: async () => [] };
     const frames = 30;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
-    const watched = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
-    const unaligned = await watchRims(video, info, nothing, [rim], frames, { fps: 15, input: 256, widths: 7, settings: { MAX_SHIFT_SHARE: 0 } });
+    const watched = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const unaligned = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7, settings: { MAX_SHIFT_SHARE: 0 } });
     let close = 0;
     for (let f = 1; f < frames; f++) {
       const t = f / 15;
@@ -105,16 +109,71 @@ describe("watchRims on a shaking camera", () => {
     ]);
     const info = await probe(video);
     let calls = 0;
-    const counting: BasketballModel = { detect: async () => (calls++, { persons: [], balls: [], rims: [] }) };
+    const counting: BasketballModel = { detect: async () => (calls++, []) };
     const frames = 36;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
     // A 128 input for a 360-pixel region: ffmpeg shrinks the frames before the crop (the path large regions take).
-    const watched = await watchRims(video, info, counting, [rim], frames, { fps: 15, input: 128, widths: 7 });
+    const watched = await watchRims(videoFrames(video, info.width, info.height), counting, [rim], frames, { fps: 15, input: 128, widths: 7 });
     const looked = watched.map((w) => w[0]?.looked ?? false);
     expect(calls).toBe(looked.filter(Boolean).length);
     // While the square crosses (frames 16–23, inside the region) every frame is looked at …
     for (let f = 16; f <= 23; f++) expect(looked[f], `frame ${f}`).toBe(true);
     // … and before it comes, about one in three.
     expect(looked.slice(3, 15).filter(Boolean).length).toBeLessThanOrEqual(5);
+  });
+});
+
+// The same pass on small pictures held in memory (media/frames.ts) and a stand-in model that finds the
+// orange discs drawn on them (blob-model.ts): the model's looks and what comes back, frame by frame.
+describe("watchRims on pictures in memory", () => {
+  const W = 320, H = 240, frames = 30;
+  // A rim at (160, 130), 30 px wide: its region is 210 px square from (55, 10), 1.64 source pixels an input pixel at 128.
+  const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 160, cy: 130, w: 30, h: 9 })) };
+  const options = { fps: 15, input: 128, widths: 7 };
+  const still = texturedPicture(W, H);
+  const looks = (samples: Array<Array<{ looked: boolean }>>) => samples.flatMap((s, f) => (s[0].looked ? [f] : []));
+
+  it("looks at one frame in three while nothing moves, at every frame when told to", async () => {
+    const model = blobModel();
+    const watched = await watchRims(framesInMemory(Array.from({ length: frames }, () => still), 15), model, [rim], frames, options);
+    expect(watched.map((s) => s[0].roi)[0]).toEqual({ x: 55, y: 10, w: 210, h: 210 });
+    expect(looks(watched)).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27]);
+    expect(model.calls).toBe(10);
+    expect(watched.every((s) => s[0].detections.length === 0 && s[0].roiMotion === 0 && s[0].shift.dx === 0)).toBe(true);
+    const always = await watchRims(framesInMemory(Array.from({ length: frames }, () => still), 15), blobModel(), [rim], frames, { ...options, settings: { CALM_EVERY_FRAMES: 1 } });
+    expect(looks(always)).toHaveLength(frames);
+  });
+
+  it("keeps looking for half a second after the model saw a ball, then calms down again", async () => {
+    // The model's third look (frame 6) answers a ball in the middle of the region's upper half.
+    const ballOnThirdLook = blobModel({ extra: (call) => (call === 2 ? [{ className: "ball", cx: 64, cy: 40, w: 10, h: 10, score: 0.5 }] : []) });
+    const watched = await watchRims(framesInMemory(Array.from({ length: frames }, () => still), 15), ballOnThirdLook, [rim], frames, options);
+    // 0, 3, 6; then every frame up to 6 + 7.5; then one in three from the last look (13).
+    expect(looks(watched)).toEqual([0, 3, 6, 7, 8, 9, 10, 11, 12, 13, 16, 19, 22, 25, 28]);
+    // Back in source pixels: the region's corner plus 1.640625 source pixels an input pixel.
+    const [ball] = ofClass(watched[6][0].detections, "ball");
+    expect(ball).toMatchObject({ cx: 55 + 64 * 1.640625, cy: 10 + 40 * 1.640625, w: 10 * 1.640625, score: 0.5 });
+    // Nothing moved there: a ball the model imagines on a still picture stands out from nothing.
+    expect(ball.motion).toBeLessThan(1);
+  });
+
+  it("tells a moving ball from a look-alike that never moves, and looks at every frame while it crosses", async () => {
+    // A static orange logo in the region all along; a ball crosses it from frame 12 to 17.
+    const logo = drawDisc(copyPicture(still), 110, 60, 6, ORANGE);
+    const ballAt = (f: number) => ({ cx: 80 + 22 * (f - 12), cy: 120 });
+    const pictures = Array.from({ length: frames }, (_, f) => (f >= 12 && f <= 17 ? drawDisc(copyPicture(logo), ballAt(f).cx, ballAt(f).cy, 10, ORANGE) : logo));
+    const watched = await watchRims(framesInMemory(pictures, 15), blobModel(), [rim], frames, { ...options, settings: { WAKE_BALL_S: 0 } });
+    for (let f = 12; f <= 17; f++) {
+      expect(watched[f][0].looked, `frame ${f}`).toBe(true);
+      const balls = ofClass(watched[f][0].detections, "ball");
+      const moving = balls.find((b) => Math.hypot(b.cx - ballAt(f).cx, b.cy - ballAt(f).cy) <= 3);
+      const still = balls.find((b) => Math.hypot(b.cx - 110, b.cy - 60) <= 3);
+      expect(moving, `the ball at frame ${f}`).toBeDefined();
+      expect(still, `the logo at frame ${f}`).toBeDefined();
+      expect(moving!.motion).toBeGreaterThan(40);
+      expect(still!.motion).toBeLessThan(4);
+    }
+    // Before the ball comes, with a ball seen not keeping it awake (WAKE_BALL_S 0): one frame in three.
+    expect(looks(watched).filter((f) => f < 12)).toEqual([0, 3, 6, 9]);
   });
 });

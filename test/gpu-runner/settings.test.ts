@@ -1,6 +1,7 @@
 // Named settings of the real-footage stages reach the stages, so a bench can sweep them.
 import { describe, expect, it } from "vitest";
 import { parseSettingArgs } from "../../bench/realclips.ts";
+import { combinations } from "../../bench/realclips-sweep.ts";
 import { realFootageSettings, REAL_FOOTAGE_DEFAULTS } from "../../gpu-runner/analysis/observe/real-footage.ts";
 
 describe("real-footage settings", () => {
@@ -13,6 +14,11 @@ describe("real-footage settings", () => {
     // The defaults themselves are never written to.
     expect(REAL_FOOTAGE_DEFAULTS.watch.CALM_EVERY_FRAMES).not.toBe(1);
     expect(() => realFootageSettings({ nonsense: 1 } as never)).toThrow(/unknown/);
+    // A nested group keeps its other members (the path settings near a rim, in part).
+    const nested = realFootageSettings({ balls: { RIM_BALL_PATH: { SIZE_RANGE_BALLS: [0.5, 2] } } });
+    expect(nested.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS).toEqual([0.5, 2]);
+    expect(nested.balls.RIM_BALL_PATH.SEED_SCORE).toBe(REAL_FOOTAGE_DEFAULTS.balls.RIM_BALL_PATH.SEED_SCORE);
+    expect(nested.balls.SEED_MOTION_MIN).toBe(REAL_FOOTAGE_DEFAULTS.balls.SEED_MOTION_MIN);
   });
 
   it("reads the bench's --set arguments and refuses names that do not exist", () => {
@@ -23,5 +29,16 @@ describe("real-footage settings", () => {
     });
     expect(() => parseSettingArgs(["attempts.NEAR_RIM=1"])).toThrow(/unknown setting attempts.NEAR_RIM/);
     expect(() => parseSettingArgs(["attempts.NEAR_RIM_WIDTHS"])).toThrow(/name=value/);
+  });
+
+  it("sweeps every combination of the --vary lists (a value may be a JSON array)", () => {
+    expect(combinations(["attempts.NEAR_RIM_WIDTHS=1|1.5", "realFootage.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS=[0.5,2]|[0.6,1.6]"])).toEqual([
+      ["attempts.NEAR_RIM_WIDTHS=1", "realFootage.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS=[0.5,2]"],
+      ["attempts.NEAR_RIM_WIDTHS=1", "realFootage.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS=[0.6,1.6]"],
+      ["attempts.NEAR_RIM_WIDTHS=1.5", "realFootage.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS=[0.5,2]"],
+      ["attempts.NEAR_RIM_WIDTHS=1.5", "realFootage.balls.RIM_BALL_PATH.SIZE_RANGE_BALLS=[0.6,1.6]"],
+    ]);
+    expect(combinations([])).toEqual([[]]);
+    expect(() => combinations(["attempts.NEAR_RIM_WIDTHS"])).toThrow(/name=v1\|v2/);
   });
 });

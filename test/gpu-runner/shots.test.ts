@@ -4,7 +4,7 @@ import { dominantOwner, lastPasser, mergeSamePlayer, possessionSegments, rebound
 import { dribbleBounces, feetUnderBall, fitHeightModel, pickDribbler, pickShooter } from "../../gpu-runner/analysis/rules/release.ts";
 import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 import { buildBallTrack, buildHoopTracks, fillGaps, PlayerTracker, trackBoxAt, type BallObs, type HoopTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
-import type { Detection } from "../../gpu-runner/vision/detector.ts";
+import type { Detection } from "../../gpu-runner/vision/detections.ts";
 
 const fps = 30;
 const rim = { cx: 400, cy: 100, w: 20, h: 6 };
@@ -57,11 +57,11 @@ describe("shot detection", () => {
   });
 
   it("builds a continuous ball path and keeps the hoop that persists", () => {
-    const det = (kind: Detection["kind"], cx: number, cy: number, score = 0.9): Detection => ({ kind, cx, cy, w: 10, h: 10, score });
+    const det = (className: Detection["className"], cx: number, cy: number, score = 0.9): Detection => ({ className, cx, cy, w: 10, h: 10, score });
     const frames: Detection[][] = Array.from({ length: 50 }, (_, f) => {
-      const d: Detection[] = [det("hoop", 400, 100)];
+      const d: Detection[] = [det("rim", 400, 100)];
       if (f % 5 !== 2) d.push(det("ball", 100 + f * 4, 200));
-      if (f === 10) d.push(det("ball", 500, 300, 0.95), det("hoop", 50, 50)); // a distractor and a one-frame "hoop"
+      if (f === 10) d.push(det("ball", 500, 300, 0.95), det("rim", 50, 50)); // a distractor and a one-frame "hoop"
       return d;
     });
     const track = buildBallTrack(frames, { maxJump: 30 });
@@ -230,7 +230,7 @@ describe("shooter on the floor", () => {
 });
 
 describe("player tracks", () => {
-  const person = (cx: number, color: [number, number, number]) => ({ kind: "person" as const, score: 0.9, cx, cy: 200, w: 30, h: 90, color });
+  const person = (cx: number, color: [number, number, number]) => ({ className: "person" as const, score: 0.9, cx, cy: 200, w: 30, h: 90, color });
   const red: [number, number, number] = [200, 30, 30], blue: [number, number, number] = [30, 30, 200];
 
   it("keeps two people apart when they cross, by shirt colour", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeYoloOutput, loadYoloDetector, nms, resolveDetectorModel } from "../../gpu-runner/vision/detector.ts";
+import { nms } from "../../gpu-runner/vision/detections.ts";
+import { decodeYoloOutput, loadYoloDetector, resolveDetectorModel } from "../../gpu-runner/vision/detector.ts";
 import { parseClassNames, readModelInfo } from "../../gpu-runner/vision/model-metadata.ts";
 import { loadJerseyReader } from "../../gpu-runner/vision/jersey-ocr.ts";
 import { AnalysisModels, modelSettingsFromEnv } from "../../gpu-runner/vision/models.ts";
@@ -31,8 +32,8 @@ describe("model contract", () => {
     const set = (r: number, a: number, v: number) => (d[r * n + a] = v);
     [[100, 100, 10, 10], [101, 100, 10, 10], [300, 50, 20, 6]].forEach((b, a) => b.forEach((v, r) => set(r, a, v)));
     set(5, 0, 0.9); set(5, 1, 0.8); set(6, 2, 0.7);
-    const out = decodeYoloOutput(d, rows, n, ["person", "ball", "hoop"], { ball: 0.5, hoop: 0.5, person: 0.5 }, 0.45);
-    expect(out.map((o) => o.kind)).toEqual(["ball", "hoop"]);
+    const out = decodeYoloOutput(d, rows, n, ["person", "ball", "rim"], { ball: 0.5, rim: 0.5, person: 0.5 }, 0.45);
+    expect(out.map((o) => o.className)).toEqual(["ball", "rim"]);
     expect(out[0]).toMatchObject({ cx: 100, score: expect.closeTo(0.9, 5) });
     expect(nms([], 0.5)).toEqual([]);
   });
@@ -86,14 +87,14 @@ describe("default detector on a rendered frame", () => {
     const cam = r.cameraAt(fi);
     const b = script.ball.subarray(fi * 3, fi * 3 + 3);
     const [bu, bv] = project(cam, [b[0], b[1], b[2]]);
-    const ball = dets.find((d) => d.kind === "ball");
+    const ball = dets.find((d) => d.className === "ball");
     expect(ball).toBeDefined();
     expect(Math.hypot(ball!.cx - bu, ball!.cy - (bv + 12))).toBeLessThan(4);
     const [hu, hv] = project(cam, [HOOP_X, 0, COURT.rimHeight]);
-    const hoop = dets.find((d) => d.kind === "hoop");
+    const hoop = dets.find((d) => d.className === "rim");
     expect(hoop).toBeDefined();
     expect(Math.hypot(hoop!.cx - hu, hoop!.cy - (hv + 12))).toBeLessThan(5);
-    const people = dets.filter((d) => d.kind === "person");
+    const people = dets.filter((d) => d.className === "person");
     // Every player whose feet are in view should have a box whose bottom is near the feet.
     let matched = 0;
     for (let k = 0; k < script.players.length; k++) {
@@ -142,10 +143,10 @@ describe("a trained model dropped into the model directory", () => {
     const frame = Buffer.alloc(640 * 384 * 3);
     r.render(30, frame);
     const summary = (dets: Awaited<ReturnType<typeof trained.detect>>) =>
-      dets.map((d) => `${d.kind}@${Math.round(d.cx)},${Math.round(d.cy)}`).sort();
+      dets.map((d) => `${d.className}@${Math.round(d.cx)},${Math.round(d.cy)}`).sort();
     const expected = summary(await builtIn.detect(frame));
     expect(expected.some((d) => d.startsWith("ball@"))).toBe(true);
-    expect(expected.some((d) => d.startsWith("hoop@"))).toBe(true);
+    expect(expected.some((d) => d.startsWith("rim@"))).toBe(true);
     expect(expected.some((d) => d.startsWith("person@"))).toBe(true);
     // 'backboard' is not a class the pipeline uses: one hoop per rim, not two.
     expect(summary(await trained.detect(frame))).toEqual(expected);

@@ -54,11 +54,11 @@ describe("scene cuts", () => {
 describe("joinWindows", () => {
   const box = (cx: number, cy: number) => ({ cx, cy, w: 40, h: 12 });
   const rimOf = (frames: number, cx: number, cy: number) => ({ id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, verification: 0.4, boxes: Array.from({ length: frames }, () => box(cx, cy)) });
-  const watchSample = (tag: number) => ({ balls: [{ cx: tag, cy: 0, w: 10, h: 10, score: 0.5, motion: 9 }], rims: [], roi: { x: 0, y: 0, w: 100, h: 100 }, netMotion: tag, roiMotion: 0, shift: { dx: 0, dy: 0 }, looked: true });
+  const watchSample = (tag: number) => ({ detections: [{ className: "ball" as const, cx: tag, cy: 0, w: 10, h: 10, score: 0.5, motion: 9 }], roi: { x: 0, y: 0, w: 100, h: 100 }, netMotion: tag, roiMotion: 0, shift: { dx: 0, dy: 0 }, looked: true });
   /** A window's raw observation: every frame's watch sample tagged with its global frame. */
   const raw = (span: [number, number], rims: Array<[number, number]>) => ({
     fps: 10, every: 2, width: 640, height: 360,
-    scan: Array.from({ length: Math.ceil((span[1] - span[0]) / 2) }, (_, i) => ({ frame: 2 * i, persons: [], balls: [], rims: [] })),
+    scan: Array.from({ length: Math.ceil((span[1] - span[0]) / 2) }, (_, i) => ({ frame: 2 * i, detections: [] })),
     rims: rims.map(([cx, cy]) => rimOf(span[1] - span[0], cx, cy)),
     candidates: [],
     watch: Array.from({ length: span[1] - span[0] }, (_, f) => rims.map(() => watchSample(span[0] + f))),

@@ -4,7 +4,9 @@
 //   whole-frame/  the whole-frame path of a YOLO-contract detector (the synthetic games' fixture)
 // with pipeline.ts wiring them, types.ts, metrics.ts and artifact-rows.ts beside. The rules must stay
 // pure: nothing they load, however indirectly, decodes video or runs a model, so they are tested on
-// small arrays rather than encoded videos.
+// small arrays rather than encoded videos. The passes of observe/ take their frames from a frame source
+// handed in (media/frames.ts) rather than decoding the video themselves, so they too are tested on
+// pictures in memory.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -15,9 +17,19 @@ const ANALYSIS = "gpu-runner/analysis";
 const ROLES = ["observe", "rules", "whole-frame"];
 const TOP_LEVEL = ["artifact-rows.ts", "metrics.ts", "pipeline.ts", "types.ts"];
 /** What reading video or running a model takes: the media stage, onnxruntime, child processes, threads. */
-/** Pure maths in vision/ the rules may use: box overlap, homographies (and their seeded random draws). */
-const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
+/** Pure maths in vision/ the rules may use: box overlap, a frame's detections and their helpers, homographies (and their seeded random draws). */
+const IMPURE_FILE = /^gpu-runner\/(media\/|vision\/(?!(boxes|detections|homography|random)\.ts$)|analysis\/(observe|whole-frame)\/)/;
 const IMPURE_PACKAGE = /^(onnxruntime-node|node:child_process|node:worker_threads|node:fs)/;
+/**
+ * The observation passes (scan, rim watch, court views, the whole-frame path…) take their frames from
+ * a `FrameSource` (media/frames.ts) handed in, so they are unit-tested on pictures in memory: of
+ * media/ they may load only that module, and nothing that starts a process. Only the observer that
+ * wires the real-footage passes to a video (observe/real-footage.ts: the ffmpeg source, the scene
+ * cuts) and pipeline.ts load a decoder.
+ */
+const DECODER_FILE = /^gpu-runner\/media\/(?!frames\.ts$)/;
+const DECODER_PACKAGE = /^node:child_process$/;
+const OBSERVE_WIRING = `${ANALYSIS}/observe/real-footage.ts`;
 
 /**
  * The imports a module loads when it runs: import-graph.ts counts type-only imports too (for the
@@ -90,9 +102,27 @@ describe("the analysis split by role", () => {
     expect(offences).toEqual([]);
   });
 
+  it("the passes of observe/ and whole-frame/ decode nothing themselves: they take a frame source", () => {
+    const passes = [...internal.keys()].filter((f) => (f.startsWith(`${ANALYSIS}/observe/`) || f.startsWith(`${ANALYSIS}/whole-frame/`)) && f !== OBSERVE_WIRING);
+    expect(passes).toEqual(expect.arrayContaining([`${ANALYSIS}/observe/scan.ts`, `${ANALYSIS}/observe/rim-watch.ts`, `${ANALYSIS}/observe/court-views.ts`, `${ANALYSIS}/whole-frame/observe-frames.ts`]));
+    const offences: string[] = [];
+    for (const file of passes)
+      for (const [reached, via] of reach(internal, file)) {
+        if (DECODER_FILE.test(reached)) offences.push(via.join(" → "));
+        for (const pkg of external.get(reached) ?? []) if (DECODER_PACKAGE.test(pkg)) offences.push(`${via.join(" → ")} → ${pkg}`);
+      }
+    expect(offences).toEqual([]);
+  });
+
+  it("the check sees a pass that decodes", () => {
+    const graph = new Map([[`${ANALYSIS}/observe/a.ts`, ["gpu-runner/media/frames.ts", "gpu-runner/media/decode.ts"]]]);
+    expect([...reach(graph, `${ANALYSIS}/observe/a.ts`).keys()].filter((f) => DECODER_FILE.test(f))).toEqual(["gpu-runner/media/decode.ts"]);
+  });
+
   it("the check sees an impure import", () => {
     const graph = new Map([["gpu-runner/analysis/rules/a.ts", ["gpu-runner/vision/detector.ts"]]]);
     expect([...reach(graph, "gpu-runner/analysis/rules/a.ts").keys()].filter((f) => IMPURE_FILE.test(f))).toEqual(["gpu-runner/vision/detector.ts"]);
     expect(IMPURE_FILE.test("gpu-runner/vision/boxes.ts")).toBe(false);
+    expect(IMPURE_FILE.test("gpu-runner/vision/detections.ts")).toBe(false);
   });
 });

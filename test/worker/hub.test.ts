@@ -286,6 +286,49 @@ describe("the hub page", () => {
     expect(html).toContain("Eagles 4");
   });
 
+  it("the chart names its court and is drawn as that type: registered from the lines, from the painted key, or not registered (issue 25, point 5)", async () => {
+    const org = await createOrg();
+    const court = async (courts: Array<{ type: string; found_by: string } | null | "unplaced">) => {
+      const sessionId = await insertSession(org, "processed", { durationSeconds: 30, totals: stats({ fg_2pt_att: courts.length }) });
+      for (const [i, c] of courts.entries()) {
+        await db.insert(schema.shots).values({
+          id: newId("shot"), sessionId, orgId: org.orgId, position: i, shotIndex: i, startSeconds: i * 5, endSeconds: i * 5 + 2, made: false, points: 0,
+          type: "fieldgoal", isThreePoint: false, isFreeThrow: false, isFouled: false, excitementScore: 0.2, scorerId: null, assisterId: null, rebounderId: null, highlightId: null,
+          location: { shot_image_normed: [0.5, 0.6], shot_world_normed: c === "unplaced" ? null : [0.5, 0.5], hoop_image_normed: [0.5, 0.2] },
+          court: c === "unplaced" ? null : (c as any),
+        });
+      }
+      const html = await (await open(await mint(org, sessionId))).text();
+      const caption = html.match(/<p id="court-type" data-court="([a-z_]+)">([^<]*)<\/p>/);
+      const svg = html.slice(html.indexOf('<svg class="court"'), html.indexOf("</svg>", html.indexOf('<svg class="court"')));
+      return { type: caption?.[1], words: caption?.[2], svg };
+    };
+
+    // An NBA court registered from its lines (the majority of placed shots): named, and drawn 50 × 47 ft
+    // with its 23 ft 9 in arc; the marker at the middle of the NBA half court.
+    const nba = await court([{ type: "nba", found_by: "lines" }, { type: "nba", found_by: "lines" }, { type: "fiba", found_by: "lines" }, "unplaced"]);
+    expect(nba.type).toBe("nba");
+    expect(nba.words).toBe("Court: NBA (registered from the court&#39;s painted lines)");
+    expect(nba.svg).toContain('viewBox="-0.6 -0.6 16.440 15.526"');
+    expect(nba.svg).toContain("A7.239,7.239 0 0 0");
+    expect(nba.svg).toContain('transform="translate(7.620 7.163)"');
+
+    // The synthetic games' painted key: FIBA, 15 × 14 m, 6.75 m arc.
+    const key = await court([{ type: "fiba", found_by: "painted_key" }]);
+    expect(key.words).toBe("Court: FIBA (found from the painted key)");
+    expect(key.svg).toContain('viewBox="-0.6 -0.6 16.200 15.200"');
+    expect(key.svg).toContain("A6.750,6.750 0 0 0");
+
+    // Positions stored before the runner reported its court: the FIBA chart, without a claim how it was found.
+    const older = await court([null]);
+    expect([older.type, older.words]).toEqual(["fiba", "Court: FIBA"]);
+
+    // No court position at all: the page says the court was not registered, not a court type.
+    const none = await court(["unplaced", "unplaced"]);
+    expect(none.type).toBe("none");
+    expect(none.words).toBe("Court not registered — shots are listed beside the chart");
+  });
+
   it("one side seen and no roster: the box score says One team, not an opponent's shirt colour (issue 25)", async () => {
     const org = await createOrg();
     const sessionId = await insertSession(org, "processed", { durationSeconds: 20, totals: stats({ points: 2, fg_2pt_att: 2, fg_2pt_make: 1 }) });
@@ -296,6 +339,22 @@ describe("the hub page", () => {
     expect(html).toContain("<caption>One team</caption>");
     expect(html).not.toContain("Light shirts");
     expect(html).not.toContain("Dark shirts");
+    // The header's score names the one side alone: no "Light shirts 0 · Dark shirts 4" (issue 25, point 4).
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span>One team 2<\/span><\/p>/);
+  });
+
+  it("a solo session is one shooter: the box score and the score say Solo session, one player row (issue 25, point 4)", async () => {
+    const org = await createOrg();
+    const sessionId = await insertSession(org, "processed", { durationSeconds: 20, options: { session_type: "solo" }, totals: stats({ points: 4, fg_2pt_att: 3, fg_2pt_make: 2 }) });
+    const solo = newId("plr");
+    await db.insert(schema.players).values([
+      { id: solo, sessionId, orgId: org.orgId, position: 0, name: null, jersey: null, teamId: 0, metadata: {}, stats: stats({ points: 4, fg_2pt_att: 3, fg_2pt_make: 2 }) },
+    ]);
+    const html = await (await open(await mint(org, sessionId))).text();
+    expect(html).toContain("<caption>Solo session</caption>");
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span>Solo session 4<\/span><\/p>/);
+    expect([...html.matchAll(/<tr data-player="(plr_[^"]+)">/g)].map((m) => m[1])).toEqual([solo]);
+    expect(html).not.toContain("One team");
   });
 
   it("plays the game video from a signed rendition URL with Range support, 720p first", async () => {

@@ -6,9 +6,11 @@
 // not know (zod would drop it silently). Then, over random results: the
 // players' stats the API serves always agree with the shots that name them.
 import { exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SHOT_ROLES } from "../../contract/box-score";
+import * as schema from "../../drizzle/schema";
 import { RUNNER_API_PREFIX, RUNNER_ROUTES, type JobResultInput, type RunnerRoute } from "../../contract/runner-api";
 import { ApiRequestError, RunnerApi, type Transport } from "../../gpu-runner/api";
 import type { AnalysisResult } from "../../gpu-runner/analysis/types";
@@ -17,6 +19,7 @@ import { analysisOutputs, jobResult } from "../../gpu-runner/result";
 import { lineFromShots, specPoints } from "../support/box-score-truth";
 import { contractViolations } from "../support/contract-check";
 import { admin, BASE, call, createOrg, type TestOrg } from "./helpers";
+import { db } from "./session-fixtures";
 import { prepare, seedUploadSession } from "./job-fixtures";
 
 interface Exchange {
@@ -74,7 +77,7 @@ function analysisFixture(): AnalysisResult {
   const shot = (i: number, made: boolean, three: boolean, players: AnalysisResult["shots"][number]["players"]): AnalysisResult["shots"][number] => ({
     key: `shot_${i + 1}`, index: i, start_seconds: 3 + i * 10, end_seconds: 5 + i * 10, made, points: made ? (three ? 3 : 2) : 0, type: "fieldgoal",
     is_three_point: three, is_free_throw: false, is_fouled: false,
-    location: { shot_image_normed: [0.4, 0.7], shot_world_normed: [0.5, 0.4], hoop_image_normed: [0.5, 0.3] },
+    location: { shot_image_normed: [0.4, 0.7], shot_world_normed: [0.5, 0.4], hoop_image_normed: [0.5, 0.3] }, court: { type: "nba", found_by: "lines" },
     excitement_score: made ? 0.6 : 0.2, players, highlight: `highlight_${i + 1}`,
   });
   const shots = [
@@ -142,6 +145,10 @@ describe("the runner API contract, runner client against the Worker", () => {
     const session: any = await (await call(`/v1/sessions/${seed.sessionId}`, { key: org.key })).json();
     expect(session.status).toBe("processed");
     expect(session.shots.data.map((s: any) => [s.start_seconds, s.points, s.location.shot_world_normed])).toEqual([[3, 3, [0.5, 0.4]], [13, 0, [0.5, 0.4]]]);
+    // Each shot's court is stored for the hub page's chart, and is not a field of the public Shot (the spec's has none).
+    const stored = await db.select({ court: schema.shots.court }).from(schema.shots).where(eq(schema.shots.sessionId, seed.sessionId)).all();
+    expect(stored.map((r) => r.court)).toEqual([{ type: "nba", found_by: "lines" }, { type: "nba", found_by: "lines" }]);
+    expect(session.shots.data.filter((s: any) => "court" in s)).toEqual([]);
     expect(session.highlights.data[0].video.horizontal).toMatch(/^https:/);
     expect(session.players.data.map((p: any) => [p.jersey, p.name, p.stats.points, p.stats.assist, p.stats.rebound])).toEqual([["23", null, 3, 0, 0], ["7", "Sam", 0, 1, 0], [null, null, 0, 0, 1]]);
   });

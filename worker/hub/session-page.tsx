@@ -182,7 +182,7 @@ function Processed(props: { view: HubView }) {
 
       <section class="card" id="chart">
         <h2>Shot chart</h2>
-        <ShotChart shots={view.shots} players={players} clips={view.clips} />
+        <ShotChart shots={view.shots} players={players} clips={view.clips} court={view.court} />
       </section>
 
       <section class="card" id="box">

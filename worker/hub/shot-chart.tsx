@@ -1,36 +1,41 @@
 /** @jsxImportSource hono/jsx */
-// The shot chart: a FIBA half court drawn in SVG, in metres (15 m across, 14 m from the baseline,
-// baseline at the top), with one marker per shot at `location.shot_world_normed`
-// ([across / 15 m, from the baseline / 14 m]). Made shots are filled dots, missed ones crosses;
-// the colour says 2-pointer, 3-pointer or free throw. Shots without a court position (the court's
-// lines were not registered near them) are listed beside the chart instead of being dropped, with
-// a word that their 2 or 3 is an estimate.
+// The shot chart: a half court of the type the shots were measured on (contract/court-types.ts;
+// FIBA when no court was registered), drawn in SVG in metres (its width across, its half length
+// from the baseline, baseline at the top), with one marker per shot at
+// `location.shot_world_normed` ([across / width, from the baseline / half length]). Made shots are
+// filled dots, missed ones crosses; the colour says 2-pointer, 3-pointer or free throw. Above it, the
+// court type and how it was found. Shots without a court position (the court's lines were not
+// registered near them) are listed beside the chart instead of being dropped, with a word that
+// their 2 or 3 is an estimate.
+import { COURT_TEMPLATES, type CourtTemplate } from "../../contract/court-types";
 import type { Player, Shot } from "../schemas/sessions";
-import type { HubClip } from "../services/hub";
-import { describeShot, KIND_WORDS, shotKind, type ShotKind } from "./words";
-
-const WIDTH = 15;
-const LENGTH = 14;
-const HOOP_Y = 1.575;
-const CENTER_X = WIDTH / 2;
-/** Where the 6.75 m arc meets the straight corner lines 0.9 m inside the sidelines. */
-const CORNER_Y = HOOP_Y + Math.sqrt(6.75 ** 2 - (CENTER_X - 0.9) ** 2);
+import type { HubClip, HubCourt } from "../services/hub";
+import { courtWords, describeShot, KIND_WORDS, shotKind, type ShotKind } from "./words";
 
 const KIND_CLASS: Record<ShotKind, string> = { "2": "k2", "3": "k3", ft: "kft", fg: "kfg" };
+/** The ring's radius and the backboard's distance in front of the basket's centre (every rule book alike, to the centimetre). */
+const RIM_RADIUS = 0.225;
+const BOARD_TO_BASKET = 0.375;
 
-function CourtLines() {
+function CourtLines(props: { t: CourtTemplate }) {
+  const { t } = props;
   const f = (n: number) => n.toFixed(3);
+  const cx = t.width / 2;
+  const kb = t.keyWidthBaseline / 2, kf = t.keyWidthFreeThrow / 2, ft = t.freeThrowFromBaseline;
+  // The three-point line: straight in the corners up to where they meet the arc, then the arc.
+  const c = t.threeCornerOffset;
+  const breakY = t.basketFromBaseline + Math.sqrt(Math.max(0, t.threeRadius ** 2 - c ** 2));
+  const r = t.restrictedArcRadius;
   return (
     <g class="lines" aria-hidden="true">
-      <rect x="0" y="0" width={WIDTH} height={LENGTH} />
-      {/* The key (4.9 m × 5.8 m), the free-throw circle and the restricted area. */}
-      <rect x={CENTER_X - 2.45} y="0" width="4.9" height="5.8" />
-      <circle cx={CENTER_X} cy="5.8" r="1.8" />
-      <path d={`M${CENTER_X - 1.25},${HOOP_Y} A1.25,1.25 0 0 0 ${CENTER_X + 1.25},${HOOP_Y}`} />
-      {/* The three-point line: straight in the corners, then the 6.75 m arc. */}
-      <path d={`M0.9,0 L0.9,${f(CORNER_Y)} A6.75,6.75 0 0 0 ${WIDTH - 0.9},${f(CORNER_Y)} L${WIDTH - 0.9},0`} />
+      <rect x="0" y="0" width={f(t.width)} height={f(t.halfLength)} />
+      {/* The key (a trapezoid on the pre-2010 FIBA court), the free-throw circle and the restricted area. */}
+      <path d={`M${f(cx - kb)},0 L${f(cx - kf)},${f(ft)} L${f(cx + kf)},${f(ft)} L${f(cx + kb)},0`} />
+      <circle cx={f(cx)} cy={f(ft)} r={f(t.freeThrowCircleRadius)} />
+      {r ? <path d={`M${f(cx - r)},${f(t.basketFromBaseline)} A${f(r)},${f(r)} 0 0 0 ${f(cx + r)},${f(t.basketFromBaseline)}`} /> : null}
+      <path d={`M${f(cx - c)},0 L${f(cx - c)},${f(breakY)} A${f(t.threeRadius)},${f(t.threeRadius)} 0 0 0 ${f(cx + c)},${f(breakY)} L${f(cx + c)},0`} />
       {/* Half-court line and the centre circle's half. */}
-      <path d={`M${CENTER_X - 1.8},${LENGTH} A1.8,1.8 0 0 1 ${CENTER_X + 1.8},${LENGTH}`} />
+      <path d={`M${f(cx - t.freeThrowCircleRadius)},${f(t.halfLength)} A${f(t.freeThrowCircleRadius)},${f(t.freeThrowCircleRadius)} 0 0 1 ${f(cx + t.freeThrowCircleRadius)},${f(t.halfLength)}`} />
     </g>
   );
 }
@@ -39,10 +44,10 @@ function Mark(props: { made: boolean }) {
   return props.made ? <circle class="mark" r="0.3" /> : <path class="mark" d="M-0.25,-0.25 L0.25,0.25 M-0.25,0.25 L0.25,-0.25" />;
 }
 
-function ShotMarker(props: { shot: Shot; point: number[]; label: string; clip: HubClip | undefined }) {
-  const { shot, point, label, clip } = props;
-  const x = (point[0] * WIDTH).toFixed(3);
-  const y = (point[1] * LENGTH).toFixed(3);
+function ShotMarker(props: { shot: Shot; point: number[]; t: CourtTemplate; label: string; clip: HubClip | undefined }) {
+  const { shot, point, t, label, clip } = props;
+  const x = (point[0] * t.width).toFixed(3);
+  const y = (point[1] * t.halfLength).toFixed(3);
   const made = shot.made === true;
   const cls = `shot ${made ? "made" : "missed"} ${KIND_CLASS[shotKind(shot)]}`;
   const body = (
@@ -75,21 +80,26 @@ function LegendIcon(props: { made: boolean; kind: ShotKind }) {
   );
 }
 
-export function ShotChart(props: { shots: Shot[]; players: Map<string, Player>; clips: Map<string, HubClip> }) {
+export function ShotChart(props: { shots: Shot[]; players: Map<string, Player>; clips: Map<string, HubClip>; court: HubCourt | null }) {
+  const t = COURT_TEMPLATES[props.court?.type ?? "fiba"];
+  const cx = (t.width / 2).toFixed(3);
   const placed = props.shots.filter((s) => Array.isArray(s.location.shot_world_normed) && s.location.shot_world_normed.length >= 2);
   const unplaced = props.shots.filter((s) => !placed.includes(s));
   const made = placed.filter((s) => s.made === true).length;
   return (
     <div class="chart-layout">
       <div>
-        <svg class="court" viewBox={`-0.6 -0.6 ${WIDTH + 1.2} ${LENGTH + 1.2}`} role="group" aria-labelledby="chart-title chart-summary" id="shot-chart">
+        <p id="court-type" data-court={props.court?.type ?? "none"}>
+          {courtWords(props.court)}
+        </p>
+        <svg class="court" viewBox={`-0.6 -0.6 ${(t.width + 1.2).toFixed(3)} ${(t.halfLength + 1.2).toFixed(3)}`} role="group" aria-labelledby="chart-title chart-summary" id="shot-chart">
           <title id="chart-title">Shot chart</title>
           <desc id="chart-summary">{`${placed.length} shots placed on the half court: ${made} made, ${placed.length - made} missed. The hoop is at the top.`}</desc>
-          <CourtLines />
-          <line class="board" x1={CENTER_X - 0.9} y1="1.2" x2={CENTER_X + 0.9} y2="1.2" aria-hidden="true" />
-          <circle class="rim" cx={CENTER_X} cy={HOOP_Y} r="0.225" aria-hidden="true" />
+          <CourtLines t={t} />
+          <line class="board" x1={(t.width / 2 - 0.9).toFixed(3)} y1={(t.basketFromBaseline - BOARD_TO_BASKET).toFixed(3)} x2={(t.width / 2 + 0.9).toFixed(3)} y2={(t.basketFromBaseline - BOARD_TO_BASKET).toFixed(3)} aria-hidden="true" />
+          <circle class="rim" cx={cx} cy={t.basketFromBaseline.toFixed(3)} r={String(RIM_RADIUS)} aria-hidden="true" />
           {placed.map((s) => (
-            <ShotMarker shot={s} point={s.location.shot_world_normed!} label={describeShot(s, props.players)} clip={props.clips.get(s.id)} />
+            <ShotMarker shot={s} point={s.location.shot_world_normed!} t={t} label={describeShot(s, props.players)} clip={props.clips.get(s.id)} />
           ))}
         </svg>
         <p id="shot-detail" aria-live="polite">

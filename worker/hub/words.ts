@@ -1,6 +1,8 @@
 // How the hub page says things: clock times, shot descriptions, progress stages and failures in
 // words a coach or a parent understands, each failure with what to do next.
+import { COURT_TEMPLATES } from "../../contract/court-types";
 import type { Player, Shot } from "../schemas/sessions";
+import type { HubCourt } from "../services/hub";
 
 /** `m:ss` (or `h:mm:ss`) of a position in the video. */
 export function clock(seconds: number | null | undefined): string {
@@ -42,6 +44,15 @@ export function describeShot(shot: Shot, players: Map<string, Player>): string {
   const scorer = shot.players.scorer ? playerName(players.get(shot.players.scorer)) : "scorer not identified";
   const points = shot.points ?? 0;
   return `${clock(shot.start_seconds)} · ${KIND_WORDS[shotKind(shot)]}, ${resultWord(shot)} · ${points} ${points === 1 ? "point" : "points"} · ${scorer}${shot.is_fouled ? " · and-one" : ""}`;
+}
+
+const COURT_FOUND_WORDS = { lines: "registered from the court's painted lines", painted_key: "found from the painted key" } as const;
+
+/** Which court the shot chart is drawn as and how it was found, or that no court was registered. */
+export function courtWords(court: HubCourt | null): string {
+  if (!court) return "Court not registered — shots are listed beside the chart";
+  const label = COURT_TEMPLATES[court.type].label;
+  return court.foundBy ? `Court: ${label} (${COURT_FOUND_WORDS[court.foundBy]})` : `Court: ${label}`;
 }
 
 /** The runner's progress stages (gpu-runner/job.ts) in words. */

@@ -7,6 +7,7 @@ import { asc, eq } from "drizzle-orm";
 import { highlights, jobs, players, sessions, shots } from "../../drizzle/schema";
 import type { Database, Env } from "../env";
 import { BOX_SCORE_FIELDS, type BoxScore } from "../../contract/box-score";
+import type { CourtFoundBy, CourtTypeId } from "../../contract/court-types";
 import type { Player, Shot } from "../schemas/sessions";
 import { signMediaUrl } from "./media-urls";
 import { boxScore, playerObject, shotObject, type SessionRow } from "./session-object";
@@ -38,6 +39,17 @@ export interface HubRendition {
   url: string;
 }
 
+/**
+ * The court the shot chart is drawn as: the type the placed shots were measured on (the most
+ * common, should a session hold several), and how it was found; null when no shot has a court
+ * position (the court was not registered). `foundBy` is null for shots placed by a runner that did
+ * not report its court yet (those positions are on the FIBA court of the painted-key path).
+ */
+export interface HubCourt {
+  type: CourtTypeId;
+  foundBy: CourtFoundBy | null;
+}
+
 export interface HubView {
   session: SessionRow;
   title: string;
@@ -49,6 +61,7 @@ export interface HubView {
   players: Player[];
   clips: Map<string, HubClip>;
   teams: HubTeam[];
+  court: HubCourt | null;
   /** Points and attempts of shots credited to nobody: the game totals minus every player's. */
   unattributed: BoxScore;
   totals: BoxScore;
@@ -69,16 +82,34 @@ interface StoredRoster {
   name?: string;
 }
 
-function teamName(teamId: number | null, rosters: unknown, onlyTeam: boolean): string {
+function teamName(teamId: number | null, rosters: unknown, side: { onlyTeam: boolean; solo: boolean }): string {
   const named = Array.isArray(rosters) ? (rosters as StoredRoster[]).find((r) => r?.team === teamId && typeof r.name === "string" && r.name) : undefined;
   if (named?.name) return named.name;
   if (teamId === null) return "No team";
   // Without rosters, team 0 is the lighter shirt colour (docs/analysis.md, teams); with rosters the
   // ids are the caller's, so only the number can be shown.
-  // One side seen (a lone shooter, a drill): no "Light shirts" that implies an opponent nobody saw.
-  if ((!Array.isArray(rosters) || rosters.length === 0) && onlyTeam) return "One team";
-  if (!Array.isArray(rosters) || rosters.length === 0) return teamId === 0 ? "Light shirts" : teamId === 1 ? "Dark shirts" : `Team ${teamId}`;
+  const noRoster = !Array.isArray(rosters) || rosters.length === 0;
+  // One side seen (a lone shooter, a drill): no "Light shirts" that implies an opponent nobody saw;
+  // a solo session (the submit said so) is one shooter, not a team.
+  if (noRoster && side.onlyTeam) return side.solo ? "Solo session" : "One team";
+  if (noRoster) return teamId === 0 ? "Light shirts" : teamId === 1 ? "Dark shirts" : `Team ${teamId}`;
   return `Team ${teamId}`;
+}
+
+/** The court of the placed shots (their stored `court`; the API's Shot has no field for it, docs/hub.md). */
+export function chartCourt(rows: Array<{ location: Record<string, number[] | null> | null; court: { type: CourtTypeId; found_by: CourtFoundBy } | null }>): HubCourt | null {
+  const counts = new Map<string, { court: HubCourt; n: number }>();
+  for (const row of rows) {
+    if (!Array.isArray(row.location?.shot_world_normed)) continue;
+    const court: HubCourt = row.court ? { type: row.court.type, foundBy: row.court.found_by } : { type: "fiba", foundBy: null };
+    const key = `${court.type}/${court.foundBy}`;
+    const seen = counts.get(key) ?? { court, n: 0 };
+    seen.n++;
+    counts.set(key, seen);
+  }
+  let best: { court: HubCourt; n: number } | null = null;
+  for (const c of counts.values()) if (!best || c.n > best.n) best = c;
+  return best?.court ?? null;
 }
 
 export function sessionTitle(row: SessionRow): string {
@@ -97,6 +128,7 @@ export async function loadHubView(db: Database, env: Env, row: SessionRow, opts:
     players: [],
     clips: new Map(),
     teams: [],
+    court: null,
     unattributed: boxScore(null),
     totals: boxScore(null),
   };
@@ -118,6 +150,7 @@ export async function loadHubView(db: Database, env: Env, row: SessionRow, opts:
     db.select().from(players).where(eq(players.sessionId, row.id)).orderBy(asc(players.position), asc(players.id)).limit(HUB_ITEM_LIMIT),
   ]);
   view.shots = shotRows.map(shotObject);
+  view.court = chartCourt(shotRows);
   view.players = playerRows.map(playerObject);
 
   const video = row.video ?? {};
@@ -147,7 +180,7 @@ export async function loadHubView(db: Database, env: Env, row: SessionRow, opts:
   const onlyTeam = teamIds.filter((id) => id !== null).length === 1;
   view.teams = teamIds.map((id) => {
     const members = view.players.filter((p) => p.team_id === id);
-    return { id, name: teamName(id, row.rosters, onlyTeam), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
+    return { id, name: teamName(id, row.rosters, { onlyTeam, solo: row.options?.session_type === "solo" }), players: members, totals: sumBoxScores(members.map((p) => p.stats)) };
   });
   view.totals = boxScore(row.totals);
   const credited = sumBoxScores(view.players.map((p) => p.stats));

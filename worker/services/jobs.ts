@@ -378,7 +378,7 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
       insertWhere(deps.db, deps.db.insert(shots).values({
         id: shotIds.get(s.key)!, sessionId, orgId, position: i, shotIndex: s.index, startSeconds: s.start_seconds,
         endSeconds: s.end_seconds, made: s.made, points: s.points, type: s.type, isThreePoint: s.is_three_point,
-        isFreeThrow: s.is_free_throw, isFouled: s.is_fouled, location: s.location, excitementScore: s.excitement_score,
+        isFreeThrow: s.is_free_throw, isFouled: s.is_fouled, location: s.location, court: s.court, excitementScore: s.excitement_score,
         scorerId: pid(s.players.scorer), assisterId: pid(s.players.assister), rebounderId: pid(s.players.rebounder),
         highlightId: s.highlight === null ? null : highlightIds.get(s.highlight)!,
       }), holdsLease),

@@ -153,7 +153,7 @@ function convex(q: Pt[]): boolean {
  * KEY_CORNERS order, a real view's key has a positive signed area in image pixels (y down), and a
  * camera above the floor never sees the court mirrored.
  */
-export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
+export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: readonly CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
   const support = dilate(mask, W, H, o.HIT_RADIUS_PX);
   const slack = o.MAX_CORNER_OUTSIDE;

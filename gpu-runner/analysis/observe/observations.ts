@@ -1,8 +1,8 @@
 // What the basketball logic reads from a video, whichever detector produced it: one timeline of
 // frames at the analysis rate, in one coordinate system (`frame` maps it to the source picture).
-import type { Letterbox } from "../../media/decode.ts";
+import type { Letterbox } from "../../media/frames.ts";
 import type { JerseyRead } from "../../vision/jersey-ocr.ts";
-import type { Detection } from "../../vision/detector.ts";
+import type { Detections } from "../../vision/detections.ts";
 import type { BallObs, HoopTrack, PlayerTrack } from "../rules/tracks.ts";
 import type { Point } from "../types.ts";
 import type { CourtView } from "../rules/court-view.ts";
@@ -20,7 +20,7 @@ export interface Observations {
   /** Where the analysis coordinates sit in the source picture (identity when they are source pixels). */
   frame: Letterbox;
   /** Raw detections per frame, for the artifacts. */
-  perFrame: Detection[][];
+  perFrame: ReadonlyArray<Detections>;
   rims: HoopTrack[];
   /** The ball over the whole picture (possession, dribbles, the release). */
   ball: Array<BallObs | null>;

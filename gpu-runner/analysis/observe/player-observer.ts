@@ -2,15 +2,10 @@
 // full-resolution stills split off the same decode. Jersey digits are a few pixels tall in a scaled
 // model input, so each still is read where a tracked person stands, a few times a second, while
 // the frame is still in memory; stills that arrive too late are dropped, never waited for.
+import type { DetectionOf } from "../../vision/detections.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
-import type { RGB } from "../rules/teams.ts";
+import type { RGB } from "../types.ts";
 import { PlayerTracker, type PlayerTrack } from "../rules/tracks.ts";
-import type { Box } from "../types.ts";
-
-export interface ObservedPerson extends Box {
-  score: number;
-  color: RGB;
-}
 
 interface OcrJob {
   track: number;
@@ -59,8 +54,8 @@ export class PlayerObserver {
   }
 
   /** The persons seen at a timeline frame; reads any numbers whose still is in. Returns the assignment. */
-  async update(frame: number, persons: ObservedPerson[]) {
-    const assigned = this.tracker.update(frame, persons.map((p) => ({ kind: "person" as const, ...p })));
+  async update(frame: number, persons: ReadonlyArray<DetectionOf<"person"> & { color: RGB }>) {
+    const assigned = this.tracker.update(frame, persons);
     if (!this.reader) return assigned;
     const { scale, padX, padY } = this.o.toSource;
     const stillK = Math.round(frame / this.stillEvery);

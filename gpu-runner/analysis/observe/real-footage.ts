@@ -9,10 +9,12 @@
 // All three run window by window (analysis/observe/windows.ts: scenes split at cuts, long scenes in windows
 // of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
+import { videoFrames } from "../../media/decode.ts";
+import type { FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
-import type { Detection } from "../../vision/detector.ts";
+import { fromRegion, ofClass, type Detections } from "../../vision/detections.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
@@ -21,7 +23,7 @@ import { observeCourtViews } from "./court-views.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
 import { RIM_WATCH_DEFAULTS, watchRims, type RimWatchSample, type RimWatchSettings } from "./rim-watch.ts";
-import { scanVideo, type ScanSample } from "./scan.ts";
+import { scanVideo, StillsReservoir, type ScanSample } from "./scan.ts";
 import { densifyTrack, fillGaps, type BallObs, type PlayerTrack } from "../rules/tracks.ts";
 import type { Box } from "../types.ts";
 import { planWindows, WINDOW_DEFAULTS, type ObservationWindow, type WindowOptions } from "./windows.ts";
@@ -101,17 +103,24 @@ export const REAL_FOOTAGE_DEFAULTS = {
 
 export type RealFootageSettings = typeof REAL_FOOTAGE_DEFAULTS;
 /** Overrides of the real-footage settings: any stage's settings in part (benches sweep them this way). */
-export type RealFootageOverrides = { [K in keyof RealFootageSettings]?: RealFootageSettings[K] extends object ? Partial<RealFootageSettings[K]> : RealFootageSettings[K] };
+export type RealFootageOverrides = { [K in keyof RealFootageSettings]?: DeepPartial<RealFootageSettings[K]> };
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
-/** The defaults with `overrides` laid over them, stage by stage (a stage's other settings keep their defaults). */
+/**
+ * The defaults with `overrides` laid over them, stage by stage and at any depth (a stage's other
+ * settings, and a nested group's other members such as `balls.RIM_BALL_PATH`'s, keep their defaults).
+ */
 export function realFootageSettings(overrides: RealFootageOverrides = {}): RealFootageSettings {
-  const out: Record<string, unknown> = { ...REAL_FOOTAGE_DEFAULTS };
-  for (const [k, v] of Object.entries(overrides)) {
-    const base = (REAL_FOOTAGE_DEFAULTS as Record<string, unknown>)[k];
-    if (base === undefined) throw new Error(`unknown real-footage setting group: ${k}`);
-    out[k] = base !== null && typeof base === "object" && !Array.isArray(base) ? { ...base, ...(v as object) } : v;
-  }
-  return out as RealFootageSettings;
+  for (const k of Object.keys(overrides)) if (!(k in REAL_FOOTAGE_DEFAULTS)) throw new Error(`unknown real-footage setting group: ${k}`);
+  return layOver(REAL_FOOTAGE_DEFAULTS, overrides) as RealFootageSettings;
+}
+
+function layOver(base: unknown, over: unknown): unknown {
+  const isGroup = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+  if (!isGroup(base) || !isGroup(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = layOver(base[k], v);
+  return out;
 }
 
 /**
@@ -123,87 +132,82 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   const frames = Math.max(1, Math.round(info.durationSeconds * o.fps));
   const cuts = await findSceneCuts(videoPath, { ...o.scenes, signal: o.signal });
   const windows = planWindows(frames, cuts.map((t) => t * o.fps), o.fps, o.windows);
+  // Every pass reads the video through one frame source (each pass its own ffmpeg).
+  const source = videoFrames(videoPath, info.width, info.height);
   const parts: Array<{ window: ObservationWindow; raw: RawRealObservations }> = [];
   for (const [i, window] of windows.entries()) {
     const share = (window.core[1] - window.core[0]) / frames;
     const before = windows.slice(0, i).reduce((a, w) => a + (w.core[1] - w.core[0]) / frames, 0);
     const last = i === windows.length - 1;
-    parts.push({ window, raw: await observeWindow(videoPath, info, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
+    parts.push({ window, raw: await observeWindow(source, info.durationSeconds, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  const courtViews = await observeCourtViews(videoPath, info.width, info.height, o.fps, { signal: o.signal });
+  const courtViews = await observeCourtViews(source, o.fps, { signal: o.signal });
   return { ...assembleRealObservations(raw, o.balls, o.rimPlay), courtViews, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
-async function observeWindow(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions, window: ObservationWindow, last: boolean, onProgress: (fraction: number) => void): Promise<RawRealObservations> {
+async function observeWindow(source: FrameSource, durationS: number, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions, window: ObservationWindow, last: boolean, onProgress: (fraction: number) => void): Promise<RawRealObservations> {
   const fps = o.fps;
   const every = Math.max(1, Math.round(fps / o.scanFps));
   const frames = window.span[1] - window.span[0];
   // The last window reads to the end of the file (the probed duration can be short by a frame or two).
-  const range = { startS: window.span[0] / fps, durationS: last ? Math.max(frames / fps, info.durationSeconds + 1) : frames / fps };
+  const range = { startS: window.span[0] / fps, durationS: last ? Math.max(frames / fps, durationS + 1) : frames / fps };
   const stillFps = 3;
   const players = new PlayerObserver(reader, {
     fps,
     stillFps,
-    sourceWidth: info.width,
-    sourceHeight: info.height,
+    sourceWidth: source.width,
+    sourceHeight: source.height,
     toSource: { scale: 1, padX: 0, padY: 0 },
     maxMissing: Math.max(2 * every, Math.round(fps * 0.4)),
   });
-  // A few full-resolution stills spread over the window, for closer looks at rim candidates: a
-  // reservoir keeps every step-th still and doubles the step whenever it is full.
+  // A few full-resolution stills spread over the window, for closer looks at rim candidates.
   const keepStills = 6;
-  let step = 1;
-  let stills: Array<{ frame: number; k: number; rgb: Buffer }> = [];
+  const reservoir = new StillsReservoir(keepStills, (k) => Math.round((k / stillFps) * fps));
   const onStill = (k: number, rgb: Buffer) => {
     players.onStill(k, rgb);
-    if (k % step) return;
-    stills.push({ frame: Math.round((k / stillFps) * fps), k, rgb });
-    if (stills.length > keepStills) {
-      step *= 2;
-      stills = stills.filter((s) => s.k % step === 0);
-    }
+    reservoir.offer(k, rgb);
   };
   const t0 = performance.now();
-  const scan = await scanVideo(videoPath, info, model, {
+  const scan = await scanVideo(source, model, {
     fps,
     every,
     input: o.scanInput,
     range,
     signal: o.signal,
     stills: { fps: stillFps, onStill },
-    onSample: async (s) => void (await players.update(s.frame, s.persons)),
+    onSample: async (s) => void (await players.update(s.frame, ofClass(s.detections, "person"))),
     onFrame: (f) => onProgress(0.4 * Math.min(1, f / frames)),
   });
   const t1 = performance.now();
   const timeline = Math.max(frames, (scan.at(-1)?.frame ?? 0) + 1);
 
-  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: s.rims })), { frames: timeline, settings: o.rimTracks });
+  const candidates = trackRims(scan.map((s) => ({ frame: s.frame, candidates: ofClass(s.detections, "rim") })), { frames: timeline, settings: o.rimTracks });
   const look: LookCloser = async (frame, region) => {
-    const still = stills.find((x) => x.frame === frame)!;
-    const img = cropResize({ data: still.rgb, width: info.width, height: info.height }, region, o.roiInput, o.roiInput);
-    const top = (await model.detect(img, o.roiInput, o.roiInput, { rims: true })).rims[0];
-    if (!top) return null;
-    const k = region.w / o.roiInput;
-    return { cx: region.x + top.cx * k, cy: region.y + top.cy * k, w: top.w * k, h: top.h * k, score: top.score };
+    const still = reservoir.stills.find((x) => x.frame === frame)!;
+    const img = cropResize({ data: still.rgb, width: source.width, height: source.height }, region, o.roiInput, o.roiInput);
+    // The model answers rims best first.
+    const [top] = fromRegion(ofClass(await model.detect(img, o.roiInput, o.roiInput, ["rim"]), "rim").slice(0, 1), region, region.w / o.roiInput);
+    return top ?? null;
   };
   // How much of each ring's box the stills show blown out white (a lamp: isLight).
-  const verified = (await verifyRims(candidates, stills.map((s) => s.frame), look, { frameW: info.width, frameH: info.height, settings: o.rimVerify })).map((r) => {
-    const shares = stills.map((s) => {
+  const verified = (await verifyRims(candidates, reservoir.stills.map((s) => s.frame), look, { frameW: source.width, frameH: source.height, settings: o.rimVerify })).map((r) => {
+    const shares = reservoir.stills.map((s) => {
       const b = r.boxes[Math.min(s.frame, r.boxes.length - 1)];
-      return clippedWhiteShare({ data: s.rgb, width: info.width, height: info.height }, { x: b.cx - b.w / 2, y: b.cy - b.h / 2, w: b.w, h: b.h }, o.rimVerify.CLIPPED_WHITE_LEVEL);
+      return clippedWhiteShare({ data: s.rgb, width: source.width, height: source.height }, { x: b.cx - b.w / 2, y: b.cy - b.h / 2, w: b.w, h: b.h }, o.rimVerify.CLIPPED_WHITE_LEVEL);
     });
     return { ...r, clippedWhite: shares.length ? shares.reduce((a, x) => a + x, 0) / shares.length : 0 };
   });
-  const persons = scan.flatMap((s) => s.persons);
+  const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const rims = verified
     .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
-  stills = [];
+  // The stills are not needed past here; a long window's rim watch should not hold them.
+  reservoir.clear();
 
-  const watch = await watchRims(videoPath, info, model, rims, timeline, {
+  const watch = await watchRims(source, model, rims, timeline, {
     fps,
     input: o.roiInput,
     widths: o.roiWidths,
@@ -213,7 +217,7 @@ async function observeWindow(videoPath: string, info: VideoInfo, model: Basketba
     onFrame: (f) => onProgress(0.4 + 0.6 * Math.min(1, f / timeline)),
   });
   const t2 = performance.now();
-  return { fps, every, width: info.width, height: info.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], cuts: [], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
+  return { fps, every, width: source.width, height: source.height, scan, rims, candidates: verified, watch, tracks: players.tracks, jerseyReads: [...players.jerseyReads], cuts: [], timings: { scanMs: t1 - t0, watchMs: t2 - t1 } };
 }
 
 /**
@@ -336,8 +340,8 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   // The ball around each rim: candidates linked into a path that must start on something moving
   // (a static look-alike on the rim or the net must not become the ball).
   const watchedPaths = watched.map((rim, k) => ({
-    ball: buildBallPath<RimWatchSample["balls"][number]>(
-      watch.map((w) => w[k]?.balls ?? []),
+    ball: buildBallPath(
+      watch.map((w) => ofClass(w[k]?.detections ?? [], "ball")),
       {
         fps,
         scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,
@@ -352,9 +356,9 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   }));
   // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
-  const persons = scan.flatMap((s) => s.persons);
+  const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const typicalPerson = median(persons.map((p) => p.h));
-  const scenePath = buildBallPath(scan.map((s) => s.balls), {
+  const scenePath = buildBallPath(scan.map((s) => ofClass(s.detections, "ball")), {
     fps: fps / every,
     scale: typicalPerson ? typicalPerson * ob.BALL_PERSON_HEIGHTS : Math.min(raw.width, raw.height) * ob.BALL_FRAME_SHARE,
     settings: ob.SCENE_BALL_PATH,
@@ -372,13 +376,10 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 
   // Artifacts: what was detected, frame by frame, in source pixels.
-  const perFrame: Detection[][] = Array.from({ length: n }, () => []);
-  for (const s of scan) {
-    if (s.frame >= n) continue;
-    perFrame[s.frame].push(...s.persons.map((p) => ({ kind: "person" as const, ...p })), ...s.rims.map((r) => ({ kind: "hoop" as const, ...r })));
-    if (!watch[s.frame].length) perFrame[s.frame].push(...s.balls.map((b) => ({ kind: "ball" as const, ...b })));
-  }
-  watch.forEach((ws, f) => ws.forEach((w) => perFrame[f].push(...w.balls.map((b) => ({ kind: "ball" as const, cx: b.cx, cy: b.cy, w: b.w, h: b.h, score: b.score })))));
+  // The scan's people and rim candidates; its balls where no rim region was watched, else the regions' balls (a closer look).
+  const perFrame: Detections[] = Array.from({ length: n }, () => []);
+  for (const s of scan) if (s.frame < n) perFrame[s.frame] = watch[s.frame].length ? s.detections.filter((d) => d.className !== "ball") : s.detections;
+  watch.forEach((ws, f) => (perFrame[f] = [...perFrame[f], ...ws.flatMap((w) => ofClass(w.detections, "ball"))]));
 
   return {
     fps,

@@ -3,22 +3,24 @@
 // ball is a few pixels wide and mostly missed; in a region seven rim widths wide it is about a fifth
 // of the input, whatever the zoom, so the model sees it where it matters: going into (or not into)
 // the rim. The rim head also runs there, at several times the whole frame's resolution.
-import { decodeRegion, type TimeRange } from "../../media/decode.ts";
-import type { VideoInfo } from "../../media/probe.ts";
-import type { BasketballModel, BasketballObjects, Candidate } from "../../vision/basketball.ts";
+import type { FrameSource, TimeRange } from "../../media/frames.ts";
+import type { BasketballModel } from "../../vision/basketball.ts";
+import { fromRegion, withData, type Detections } from "../../vision/detections.ts";
 import { cropResize, type Rect, type RgbImage } from "../../vision/image.ts";
 import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../../vision/motion.ts";
 import type { RimTrack } from "../rules/hoop.ts";
 import type { Box } from "../types.ts";
 
+/**
+ * The balls and rims the model saw in a rim's region, in source pixels. Each ball's `motion` is how
+ * much its disc differs (mean absolute RGB, 0–255) from the region's running background, so a slow
+ * ball (slow motion, a ball rolling on the rim) stands out as well as a fast one, while anything that
+ * has stood still for a while does not.
+ */
+export type RimWatchDetections = Detections<{ motion: number }, "ball">;
+
 export interface RimWatchSample {
-  /**
-   * In source pixels; `motion` is how much the ball's disc differs (mean absolute RGB, 0–255) from
-   * the region's running background, so a slow ball (slow motion, a ball rolling on the rim) stands
-   * out as well as a fast one, while anything that has stood still for a while does not.
-   */
-  balls: Array<Candidate & { motion: number }>;
-  rims: Candidate[];
+  detections: RimWatchDetections;
   roi: Rect;
   /** Mean absolute change since the previous frame in the net (below the ring, within its width). */
   netMotion: number;
@@ -30,7 +32,7 @@ export interface RimWatchSample {
    * is the track's box moved by this much.
    */
   shift: { dx: number; dy: number };
-  /** False when the model did not look at this frame (nothing in the region moved): `balls` and `rims` are then empty. */
+  /** False when the model did not look at this frame (nothing in the region moved): `detections` is then empty. */
   looked: boolean;
 }
 
@@ -98,15 +100,15 @@ function unionCrop(rects: Rect[], W: number, H: number): { x: number; y: number;
 }
 
 /** Per timeline frame, per rim (same order as `rims`): what the model saw in the region. */
-export async function watchRims(videoPath: string, info: VideoInfo, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
+export async function watchRims(source: FrameSource, model: BasketballModel, rims: RimTrack[], frames: number, opts: RimWatchOptions): Promise<RimWatchSample[][]> {
   const o = { ...RIM_WATCH_DEFAULTS, ...opts.settings };
   const out: RimWatchSample[][] = Array.from({ length: frames }, () => []);
   if (!rims.length) return out;
-  const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], info.width, info.height, opts.widths);
+  const rectAt = (rim: RimTrack, f: number) => roiAround(rim.boxes[Math.min(f, rim.boxes.length - 1)], source.width, source.height, opts.widths);
   const all: Rect[] = [];
   for (const rim of rims) for (let f = 0; f < frames; f++) all.push(rectAt(rim, f));
-  const cropRect = unionCrop(all, info.width, info.height);
-  const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.w === info.width && cropRect.h === info.height;
+  const cropRect = unionCrop(all, source.width, source.height);
+  const whole = cropRect.x === 0 && cropRect.y === 0 && cropRect.w === source.width && cropRect.h === source.height;
   // Regions much larger than the model input are shrunk by ffmpeg first (on the decoder's core, and
   // less to pipe), to about 1.25× the input at the smallest region; the crop-and-resize below then
   // only finishes the job.
@@ -142,7 +144,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
     netMotion: number;
     roiMotion: number;
     looked: boolean;
-    found: Promise<BasketballObjects> | null;
+    found: Promise<Detections> | null;
   }
   interface PreparedFrame {
     index: number;
@@ -188,7 +190,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
         peakBlockMotion(st.aligned[p], st.backgroundBefore[p], S) >= wakeMotion;
       if (!r.looked) return;
       st.lastLook = frame.index;
-      r.found = model.detect(st.crop[p], S, S, { balls: true, rims: true });
+      r.found = model.detect(st.crop[p], S, S, ["ball", "rim"]);
       // Awaited in finish(); until then a failure must not count as unhandled.
       r.found.catch(() => {});
     });
@@ -197,15 +199,12 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   const finish = async (frame: PreparedFrame) => {
     for (const [ri, r] of frame.rims.entries()) {
       const st = state[ri], p = frame.index & 1;
-      const found = r.found ? await r.found : { persons: [], balls: [], rims: [] };
-      if (found.balls.some((b) => b.score >= o.WAKE_BALL_SCORE)) st.lastBall = frame.index;
-      const back = (c: Candidate): Candidate => ({ cx: r.roi.x + c.cx * r.k, cy: r.roi.y + c.cy * r.k, w: c.w * r.k, h: c.h * r.k, score: c.score });
+      const found = r.found ? await r.found : [];
+      if (found.some((d) => d.className === "ball" && d.score >= o.WAKE_BALL_SCORE)) st.lastBall = frame.index;
+      // Motion is measured in the lined-up region, where the boxes are before they are mapped back.
+      const motionOf = (c: Detections[number]) => (frame.have ? discMotion(st.aligned[p], st.backgroundBefore[p], S, c.cx - r.shift.dx, c.cy - r.shift.dy, Math.max(2, c.w / 2)) : 0);
       out[frame.index].push({
-        balls: found.balls.map((c) => ({
-          ...back(c),
-          motion: frame.have ? discMotion(st.aligned[p], st.backgroundBefore[p], S, c.cx - r.shift.dx, c.cy - r.shift.dy, Math.max(2, c.w / 2)) : 0,
-        })),
-        rims: found.rims.map(back),
+        detections: withData(fromRegion(found, r.roi, r.k), "ball", (_, i) => ({ motion: motionOf(found[i]) })),
         roi: r.roi,
         netMotion: r.netMotion,
         roiMotion: r.roiMotion,
@@ -221,7 +220,7 @@ export async function watchRims(videoPath: string, info: VideoInfo, model: Baske
   // decision is the same as one frame at a time.
   let inFlight: PreparedFrame | null = null;
   let have = false;
-  for await (const f of decodeRegion(videoPath, info.width, info.height, { crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, range: opts.range, signal: opts.signal })) {
+  for await (const f of source.regionFrames({ crop: whole ? undefined : cropRect, scaleTo, maxFps: opts.fps, range: opts.range, signal: opts.signal })) {
     // A frame past the probed length (rounding of the duration): extend the timeline's last rim position.
     if (f.index >= out.length) out.push([]);
     const next = prepare({ data: f.rgb, width: f.width, height: f.height }, f.index, have);

@@ -1,18 +1,19 @@
 // First pass over a real video: whole frames, letterboxed to the model's square input, a few times a
 // second. It finds the people (for tracking and attribution), rim candidates (for the hoop stage)
 // and balls that are big enough to see on the whole frame (for releases far from the rim).
-import { decodeFrames, letterboxFor, type DecodedFrame, type Letterbox, type TimeRange } from "../../media/decode.ts";
-import type { VideoInfo } from "../../media/probe.ts";
-import type { BasketballModel, BasketballObjects, Candidate } from "../../vision/basketball.ts";
-import { shirtColor, type RGB } from "../rules/teams.ts";
+import { letterboxFor, type Frame, type FrameSource, type TimeRange } from "../../media/frames.ts";
+import type { BasketballModel } from "../../vision/basketball.ts";
+import { centredIn, fromLetterbox, withData, type Detections } from "../../vision/detections.ts";
+import { shirtColor } from "../rules/teams.ts";
+import type { RGB } from "../types.ts";
+
+/** What the scan saw on a whole frame, in source pixels: people (each with its shirt colour), balls and rim candidates. */
+export type ScanDetections = Detections<{ color: RGB }, "person">;
 
 export interface ScanSample {
   /** Timeline frame (at the analysis rate) this sample was taken at. */
   frame: number;
-  /** In source pixels. */
-  persons: Array<Candidate & { color: RGB }>;
-  balls: Candidate[];
-  rims: Candidate[];
+  detections: ScanDetections;
 }
 
 export interface ScanOptions {
@@ -32,32 +33,56 @@ export interface ScanOptions {
   onFrame?: (frame: number) => void;
 }
 
-export function toSource(c: Candidate, lb: Letterbox): Candidate {
-  return { cx: (c.cx - lb.padX) / lb.scale, cy: (c.cy - lb.padY) / lb.scale, w: c.w / lb.scale, h: c.h / lb.scale, score: c.score };
+/**
+ * A few full-resolution stills spread over a pass (closer looks at rim candidates): keeps every
+ * step-th still and doubles the step whenever it holds more than `keep`, so however long the pass,
+ * what it keeps is spread over all of it without knowing the length in advance.
+ */
+export class StillsReservoir {
+  private step = 1;
+  private held: Array<{ frame: number; k: number; rgb: Buffer }> = [];
+  /** `frameOf`: the timeline frame of still k. */
+  constructor(private readonly keep: number, private readonly frameOf: (k: number) => number) {}
+
+  offer(k: number, rgb: Buffer): void {
+    if (k % this.step) return;
+    this.held.push({ frame: this.frameOf(k), k, rgb });
+    if (this.held.length > this.keep) {
+      this.step *= 2;
+      this.held = this.held.filter((s) => s.k % this.step === 0);
+    }
+  }
+
+  /** The stills kept so far, oldest first. */
+  get stills(): ReadonlyArray<{ frame: number; k: number; rgb: Buffer }> {
+    return this.held;
+  }
+
+  /** Lets go of the pictures. */
+  clear(): void {
+    this.held = [];
+  }
 }
 
-export async function scanVideo(videoPath: string, info: VideoInfo, model: BasketballModel, opts: ScanOptions): Promise<ScanSample[]> {
+export async function scanVideo(source: FrameSource, model: BasketballModel, opts: ScanOptions): Promise<ScanSample[]> {
   const S = opts.input;
-  const lb = letterboxFor(info.width, info.height, S, S);
+  const lb = letterboxFor(source.width, source.height, S, S);
   const samples: ScanSample[] = [];
-  const inPicture = (c: Candidate) => c.cx >= lb.padX && c.cx < lb.padX + lb.innerWidth && c.cy >= lb.padY && c.cy < lb.padY + lb.innerHeight;
-  const finish = async ({ f, found }: { f: DecodedFrame; found: Promise<BasketballObjects> }) => {
-    const objects = await found;
+  // The picture inside the letterbox: boxes centred on the padding are not in the video.
+  const picture = { x: lb.padX, y: lb.padY, w: lb.innerWidth, h: lb.innerHeight };
+  const finish = async ({ f, found }: { f: Frame; found: Promise<Detections> }) => {
+    const seen = centredIn(await found, picture);
     const frame = f.index * opts.every;
-    const sample: ScanSample = {
-      frame,
-      persons: objects.persons.filter(inPicture).map((p) => ({ ...toSource(p, lb), color: shirtColor(f.rgb, S, S, p) })),
-      balls: objects.balls.filter(inPicture).map((b) => toSource(b, lb)),
-      rims: objects.rims.filter(inPicture).map((r) => toSource(r, lb)),
-    };
+    // Shirt colours are read on the model input, where the boxes are before they are mapped back.
+    const sample: ScanSample = { frame, detections: withData(fromLetterbox(seen, lb), "person", (_, i) => ({ color: shirtColor(f.rgb, S, S, seen[i]) })) };
     samples.push(sample);
     await opts.onSample?.(sample);
     opts.onFrame?.(frame);
   };
   // One frame in flight: the model looks at frame i while this thread finishes frame i − 1 (people,
   // jersey numbers) and reads the next frame from the decoder; samples are still finished in order.
-  let inFlight: { f: DecodedFrame; found: Promise<BasketballObjects> } | null = null;
-  for await (const f of decodeFrames(videoPath, info.width, info.height, { width: S, height: S, maxFps: opts.fps / opts.every, range: opts.range, signal: opts.signal, stills: opts.stills })) {
+  let inFlight: { f: Frame; found: Promise<Detections> } | null = null;
+  for await (const f of source.wholeFrames({ width: S, height: S, maxFps: opts.fps / opts.every, range: opts.range, signal: opts.signal, stills: opts.stills })) {
     const next = { f, found: model.detect(f.rgb, S, S) };
     // Awaited in finish(); until then a failure must not count as unhandled.
     next.found.catch(() => {});

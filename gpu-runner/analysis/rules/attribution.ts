@@ -1,11 +1,13 @@
 // Who took each shot, from where, and who assisted or rebounded it (docs/analysis.md, stages 8–13):
 // the release from the ball's path, the shooter from the dribble bounces, the floor spot under the
 // released ball and the approach carrier, the shot's facts (free throw, three) from the court when
-// it is calibrated (else from a court-free distance estimate), then the candidate tags.
+// it is calibrated (else from a court-free distance estimate; free throws from the line and a pause on
+// a court registered from its lines, rules/free-throw.ts), then the candidate tags.
 import type { Identity } from "./players.ts";
 import { COURT_TEMPLATES, isThreePoint, type CourtTypeId } from "./court-template.ts";
 import { courtViewAt, type CourtView } from "./court-view.ts";
-import { applyHomography, invertHomography } from "../../vision/homography.ts";
+import { applyHomography, invertHomography, type H3 } from "../../vision/homography.ts";
+import { FREE_THROW_DEFAULTS, freeThrowCall, type FreeThrowCall, type FreeThrowInput } from "./free-throw.ts";
 import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
 import { applyH, courtHomography, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
 import type { KeySample } from "../observe/observations.ts";
@@ -45,6 +47,8 @@ export interface Draft {
   world: Point | null;
   /** The court type `world` is measured on when it comes from a court registered from its lines; null on the painted-key court (FIBA geometry) or without a court. */
   courtType: CourtTypeId | null;
+  /** How the free-throw rule saw the shot on a court registered from its lines (null otherwise), for the artifacts. */
+  freeThrow: FreeThrowCall | null;
   /** Metres from the hoop: from the court when calibrated, else the court-free estimate (or null). */
   distance: number | null;
   hoopBox: Box;
@@ -160,17 +164,34 @@ export function draftShots(a: AttributionInput): Draft[] {
     let world = feet && hom ? applyH(hom, feet) : null;
     let distance: number | null = null;
     let is_free_throw = false, is_three_point = false;
-    // A court registered from its lines (real footage): the feet onto it, 2 or 3 from its own arc.
-    // Free throws are not called from it yet (no line-up or pause is looked for).
+    // A court registered from its lines (real footage): the feet onto it, 2 or 3 from its own arc,
+    // a free throw from the line after a pause (rules/free-throw.ts).
     const view = !world && feet && a.courtViews ? courtViewAt(a.courtViews, release, fps) : null;
     const toCourt = view && invertHomography(view.h);
     let courtType: CourtTypeId | null = null;
+    let freeThrow: FreeThrowCall | null = null;
     if (view && toCourt && feet) {
       const p = a.picture;
-      world = applyHomography(toCourt, [(feet[0] - p.padX) / p.scale, (feet[1] - p.padY) / p.scale]);
+      const onCourt = (h: H3, pt: Point): Point => applyHomography(h, [(pt[0] - p.padX) / p.scale, (pt[1] - p.padY) / p.scale]);
+      world = onCourt(toCourt, feet);
       courtType = view.type;
       const t = COURT_TEMPLATES[view.type];
-      is_three_point = isThreePoint(t, world);
+      // The shooter's feet on each frame of the pause, through the view registered nearest that frame.
+      const shooterTracks = shooter ? a.identities.find((x) => x.key === shooter)!.trackIds : [];
+      const before: FreeThrowInput["before"] = [];
+      for (let f = release - 1; f >= Math.max(0, release - Math.ceil(FREE_THROW_DEFAULTS.PAUSE_S * fps)); f--) {
+        const b = shooter ? identityBoxAt(shooterTracks, tracks, f, 0) : null;
+        const v = b ? courtViewAt(a.courtViews!, f, fps) : null;
+        const h = v && v.type === view.type ? invertHomography(v.h) : null;
+        before.push({ s: (release - f) / fps, feet: b && h ? onCourt(h, [b.cx, b.cy + b.h / 2]) : null });
+      }
+      const others = validIdentities.flatMap((x) => {
+        const b = x.key === shooter ? null : identityBoxAt(x.trackIds, tracks, release, Math.round(fps * 0.2));
+        return b ? [onCourt(toCourt, [b.cx, b.cy + b.h / 2])] : [];
+      });
+      freeThrow = shooter ? freeThrowCall({ template: t, feet: world, before, others }) : null;
+      is_free_throw = freeThrow?.freeThrow ?? false;
+      is_three_point = !is_free_throw && isThreePoint(t, world);
       distance = Math.hypot(world[0] - t.basketFromBaseline, world[1]);
     } else if (world) {
       const steady = feet ? ballSteady(ball, release, Math.round(fps * 0.8), box?.h ?? (heightModel ? heightModel(feet[1]) : 0)) : false;
@@ -191,7 +212,7 @@ export function draftShots(a: AttributionInput): Draft[] {
       });
       is_three_point = distance !== null && distance > THREE_POINT_DISTANCE_M;
     }
-    return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
+    return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, freeThrow, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
   });
 }
 

@@ -1,8 +1,9 @@
 // One ball path from noisy per-frame ball candidates on real footage. Two things go wrong on real
 // video: things that look like a ball and never move (a ball resting on the floor, a logo, a
 // watermark, a lamp) and single-frame false hits. The first are removed by persistence (a place
-// that fires in much of a few seconds is not a flying ball), the second by motion continuity.
-import type { Candidate } from "../../vision/basketball.ts";
+// that fires in much of a few seconds is not a flying ball), the second by motion continuity. The
+// input is each frame's ball detections (vision/detections.ts, `ofClass(detections, "ball")`).
+import { withMinScore, type DetectionOf } from "../../vision/detections.ts";
 import { fillGaps, type BallObs } from "./tracks.ts";
 
 /** Thresholds of the ball path, in ball sizes (`scale`), seconds, frames or model scores. */
@@ -60,7 +61,7 @@ export interface BallPathOptions {
  * frames around them. A place that always fires a little (a net, a logo) can still hold the real
  * ball for a moment: a candidate that scores clearly above what that place usually scores stays.
  */
-export function dropStatic<C extends Candidate>(perFrame: C[][], opts: BallPathOptions): C[][] {
+export function dropStatic<C extends DetectionOf<"ball">>(perFrame: ReadonlyArray<ReadonlyArray<C>>, opts: BallPathOptions): C[][] {
   const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
   const share = o.STATIC_SHARE;
   const half = Math.max(2, Math.round(o.STATIC_WINDOW_S * opts.fps));
@@ -83,7 +84,7 @@ export function dropStatic<C extends Candidate>(perFrame: C[][], opts: BallPathO
   );
 }
 
-interface Tracklet<C extends Candidate = Candidate> {
+interface Tracklet<C extends DetectionOf<"ball"> = DetectionOf<"ball">> {
   frames: number[];
   obs: C[];
 }
@@ -96,15 +97,15 @@ interface Tracklet<C extends Candidate = Candidate> {
  * fully only the sightings where the ball moved: a flickering static look-alike is worth little, a
  * flight a lot. Single sightings count only when confident.
  */
-export function buildBallPath<C extends Candidate>(
-  perFrame: C[][],
+export function buildBallPath<C extends DetectionOf<"ball">>(
+  perFrame: ReadonlyArray<ReadonlyArray<C>>,
   /** `canSeed`: a further condition for starting a tracklet (e.g. the candidate visibly moved); any candidate may extend one. */
   opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
 ): Array<BallObs | null> {
   const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
   const [lo, hi] = o.SIZE_RANGE_BALLS;
   const clampSize = (v: number) => Math.min(hi * opts.scale, Math.max(lo * opts.scale, v));
-  const plausible: C[][] = perFrame.map((cs) => cs.filter((c) => c.score >= o.MIN_SCORE).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
+  const plausible: C[][] = perFrame.map((cs) => withMinScore(cs, o.MIN_SCORE).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
   const moving = dropStatic(plausible, opts);
   const maxStep = (o.MAX_SPEED_BALLS_PER_S / opts.fps) * opts.scale;
   const tracklets: Tracklet[] = [];

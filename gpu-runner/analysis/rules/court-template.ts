@@ -5,66 +5,11 @@
 // a player on the court facing the basket. Same frame as analysis/rules/geometry.ts.
 import type { Point } from "../types.ts";
 
-export type CourtTypeId = "fiba" | "fiba_2008" | "nba" | "ncaa" | "high_school";
+// The rule books' dimensions are the contract's (contract/court-types.ts): the hub page draws the
+// chart of the type a shot was measured on from the same table.
+import { COURT_TEMPLATES, COURT_TYPE_IDS, type CourtTemplate, type CourtTypeId } from "../../../contract/court-types.ts";
 
-export interface CourtTemplate {
-  id: CourtTypeId;
-  label: string;
-  /** Sideline to sideline. */
-  width: number;
-  /** Baseline to the half-court line. */
-  halfLength: number;
-  /** Baseline to the centre of the basket (the ring's centre seen from above). */
-  basketFromBaseline: number;
-  /** Key (lane) width at the baseline and at the free-throw line (equal except on the pre-2010 FIBA trapezoid). */
-  keyWidthBaseline: number;
-  keyWidthFreeThrow: number;
-  /** Baseline to the free-throw line (its far edge, where the shooter stands behind). */
-  freeThrowFromBaseline: number;
-  freeThrowCircleRadius: number;
-  /** Three-point arc: radius from the basket's centre, and distance from the centre line of the straight corner parts. */
-  threeRadius: number;
-  threeCornerOffset: number;
-}
-
-const FT = 0.3048; // metres per foot: the American rule books are in feet and inches
-
-/**
- * The rule books. FIBA 2010+: FIBA Official Basketball Rules, diagram 1. FIBA 2008: the same
- * rules before the 2010 change (trapezoid key 6 m wide at the baseline and 3.6 m at the line,
- * 6.25 m arc, still painted on many public courts). NBA: rule 1. NCAA: the men's line since
- * 2019-20 and the women's since 2021-22 (22 ft 1¾ in, corners 21 ft 8 in), 12 ft lane.
- * High school: NFHS rule 1 (84 × 50 ft court, 19 ft 9 in arc, 12 ft lane).
- */
-export const COURT_TEMPLATES: Record<CourtTypeId, CourtTemplate> = {
-  fiba: {
-    id: "fiba", label: "FIBA", width: 15, halfLength: 14, basketFromBaseline: 1.575,
-    keyWidthBaseline: 4.9, keyWidthFreeThrow: 4.9, freeThrowFromBaseline: 5.8, freeThrowCircleRadius: 1.8,
-    threeRadius: 6.75, threeCornerOffset: 6.6,
-  },
-  fiba_2008: {
-    id: "fiba_2008", label: "FIBA (before 2010)", width: 15, halfLength: 14, basketFromBaseline: 1.575,
-    keyWidthBaseline: 6, keyWidthFreeThrow: 3.6, freeThrowFromBaseline: 5.8, freeThrowCircleRadius: 1.8,
-    threeRadius: 6.25, threeCornerOffset: 6.25,
-  },
-  nba: {
-    id: "nba", label: "NBA", width: 50 * FT, halfLength: 47 * FT, basketFromBaseline: 63 / 12 * FT,
-    keyWidthBaseline: 16 * FT, keyWidthFreeThrow: 16 * FT, freeThrowFromBaseline: 19 * FT, freeThrowCircleRadius: 6 * FT,
-    threeRadius: 23.75 * FT, threeCornerOffset: 22 * FT,
-  },
-  ncaa: {
-    id: "ncaa", label: "NCAA", width: 50 * FT, halfLength: 47 * FT, basketFromBaseline: 63 / 12 * FT,
-    keyWidthBaseline: 12 * FT, keyWidthFreeThrow: 12 * FT, freeThrowFromBaseline: 19 * FT, freeThrowCircleRadius: 6 * FT,
-    threeRadius: (22 + 1.75 / 12) * FT, threeCornerOffset: (21 + 8 / 12) * FT,
-  },
-  high_school: {
-    id: "high_school", label: "High school (NFHS)", width: 50 * FT, halfLength: 42 * FT, basketFromBaseline: 63 / 12 * FT,
-    keyWidthBaseline: 12 * FT, keyWidthFreeThrow: 12 * FT, freeThrowFromBaseline: 19 * FT, freeThrowCircleRadius: 6 * FT,
-    threeRadius: 19.75 * FT, threeCornerOffset: 19.75 * FT,
-  },
-};
-
-export const COURT_TYPE_IDS = Object.keys(COURT_TEMPLATES) as CourtTypeId[];
+export { COURT_TEMPLATES, COURT_TYPE_IDS, type CourtTemplate, type CourtTypeId };
 
 /** Where the straight corner part of the three-point line meets the arc, in metres from the baseline. */
 export function threeBreakFromBaseline(t: CourtTemplate): number {

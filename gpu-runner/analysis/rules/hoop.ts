@@ -4,17 +4,17 @@
 // (a fraction of the rim's own width per sample), a track's strength is the sum of its scores over
 // the video, and only tracks seen in a good share of the samples count as rims. A single frame's
 // score says little (a true rim scored 0.21–0.79 across clips); persistence says a lot.
+import type { DetectionOf } from "../../vision/detections.ts";
 import type { BallObs } from "./tracks.ts";
 import type { Box } from "../types.ts";
 
-export interface RimCandidate extends Box {
-  score: number;
-}
+/** A rim candidate: the model's rim box in source pixels (vision/detections.ts). */
+type RimCandidate = DetectionOf<"rim">;
 
 export interface RimSample {
   /** Timeline frame of the sample. */
   frame: number;
-  candidates: RimCandidate[];
+  candidates: readonly RimCandidate[];
 }
 
 export interface RimTrack {
@@ -245,7 +245,7 @@ export async function verifyRims(tracks: RimTrack[], stills: number[], look: Loo
     const found: Array<{ frame: number; box: RimCandidate | null }> = [];
     for (const s of stills) {
       const start = t.boxes[Math.min(s, t.boxes.length - 1)];
-      let cur: RimCandidate | null = { ...start, score: 0 };
+      let cur: RimCandidate | null = { ...start, className: "rim", score: 0 };
       for (let r = 0; r < rounds && cur; r++) {
         const side = Math.min(Math.max(o.LOOK_RIM_WIDTHS * cur.w, o.LOOK_MIN_PX), Math.max(opts.frameW, opts.frameH));
         const next = await look(s, { x: cur.cx - side / 2, y: cur.cy - side / 2, w: side, h: side });

@@ -1,5 +1,8 @@
-// Teams from jersey colours: 2-means over per-track median shirt colours.
-export type RGB = [number, number, number];
+// Teams from jersey colours: 2-means over per-track median shirt colours, over the tracks of people
+// playing (not scenery a detector took for a person), and two teams only when they face each other.
+import type { PlayerTrack } from "./tracks.ts";
+import type { RGB } from "../types.ts";
+
 
 export interface TeamClustering {
   centroids: [RGB, RGB];
@@ -63,6 +66,79 @@ export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() =>
       return Math.min(d0, d1) > maxDistance ? null : l;
     }),
   };
+}
+
+export const TEAM_DEFAULTS = {
+  /** A track whose box centre stays within this many box heights of its median spot over its whole life… */
+  SCENERY_SPREAD_HEIGHTS: 0.25,
+  /** …which lasts at least this long (s), and that does not hold the ball, is scenery, not a person playing. */
+  SCENERY_MIN_S: 1.0,
+  /** …and that is on screen beside a person who moves or holds the ball for at least this long (s). */
+  SCENERY_BESIDE_S: 0.5,
+  /** Holding the ball is owning it for at least this long (s): a ball flying past a box in the picture is owned for a frame or two. */
+  HOLDS_BALL_S: 0.3,
+  /** A shorter still track that does not hold the ball, within this many box heights of a scenery track's spot, is that scenery seen again. */
+  SCENERY_SAME_SPOT_HEIGHTS: 0.5,
+  /** Two teams face each other: a track of each on screen together for at least this long (s). */
+  OPPONENTS_TOGETHER_S: 0.5,
+};
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+
+/**
+ * Tracks that are scenery, not people playing: a wall fixture, a poster or a hoop pad the detector
+ * took for a person stays put for a second or more and does not hold the ball (a real shooter who
+ * stands still at the line holds it), while someone else moves or holds the ball beside it (a lone
+ * shooter standing still whose ball the detector lost is the only person in view, not scenery). Their shirt colour must not open a "team": on a lone shooter's
+ * clip a static box on the wall became "Light shirts 0" beside the shooter's "Dark shirts 4".
+ * `owners` is the ball's owner track per frame (rules/possession.ts ownersPerFrame).
+ */
+export function sceneryTracks(tracks: PlayerTrack[], owners: Array<number | null>, fps: number, o = TEAM_DEFAULTS): Set<number> {
+  const held = new Map<number, number>();
+  for (const t of owners) if (t !== null) held.set(t, (held.get(t) ?? 0) + 1);
+  const holdsBall = (t: PlayerTrack) => (held.get(t.id) ?? 0) >= o.HOLDS_BALL_S * fps;
+  const spot = (t: PlayerTrack) => ({ x: median(t.boxes.map((b) => b.cx)), y: median(t.boxes.map((b) => b.cy)), h: median(t.boxes.map((b) => b.h)) });
+  const still = (t: PlayerTrack) => {
+    const c = spot(t);
+    return t.boxes.every((b) => Math.hypot(b.cx - c.x, b.cy - c.y) <= o.SCENERY_SPREAD_HEIGHTS * c.h);
+  };
+  const candidates = tracks.filter((t) => t.boxes.length > 0 && !holdsBall(t) && still(t));
+  // Still beside someone playing: a lone person standing still (a shooter the ball detector lost)
+  // is the only person in view, not scenery.
+  const playing = new Set<number>();
+  for (const t of tracks) if (!candidates.includes(t)) for (const f of t.frames) playing.add(f);
+  const besidePlayer = (t: PlayerTrack) => t.frames.filter((f) => playing.has(f)).length >= o.SCENERY_BESIDE_S * fps;
+  const lasting = candidates.filter((t) => (t.frames[t.frames.length - 1] - t.frames[0]) / fps >= o.SCENERY_MIN_S && besidePlayer(t));
+  const spots = lasting.map(spot);
+  const out = new Set(lasting.map((t) => t.id));
+  for (const t of candidates) {
+    const c = spot(t);
+    if (spots.some((s) => Math.hypot(s.x - c.x, s.y - c.y) <= o.SCENERY_SAME_SPOT_HEIGHTS * s.h)) out.add(t.id);
+  }
+  return out;
+}
+
+/**
+ * A team needs an opponent: two colour clusters that were never on screen together (one person in
+ * sun and shade, a drill filmed in two takes) are one side, relabelled team 0 with `teamCount: 1`,
+ * rather than two teams of which one is invented. `frames[i]` are the frames of the track coloured `colors[i]`.
+ */
+export function requireOpponent(clustering: TeamClustering, frames: number[][], fps: number, o = TEAM_DEFAULTS): TeamClustering {
+  if (clustering.teamCount === 1) return clustering;
+  const onScreen = [new Set<number>(), new Set<number>()];
+  clustering.labels.forEach((l, i) => {
+    if (l !== null) for (const f of frames[i]) onScreen[l].add(f);
+  });
+  let together = 0;
+  for (const f of onScreen[0]) if (onScreen[1].has(f)) together++;
+  if (together >= o.OPPONENTS_TOGETHER_S * fps) return clustering;
+  const weights = clustering.labels.map((_, i) => frames[i].length);
+  const all = clustering.labels.map((l, i) => (l === null ? null : i)).filter((i): i is number => i !== null);
+  const w = all.reduce((a, i) => a + weights[i], 0);
+  const c = clustering.centroids;
+  const share0 = all.filter((i) => clustering.labels[i] === 0).reduce((a, i) => a + weights[i], 0) / Math.max(w, 1);
+  const centroid = [0, 1, 2].map((k) => c[0][k] * share0 + c[1][k] * (1 - share0)) as RGB;
+  return { centroids: [centroid, centroid], labels: clustering.labels.map((l) => (l === null ? null : 0)), teamCount: 1 };
 }
 
 function weightedMean(colors: RGB[], weights: number[], keep: (c: RGB) => boolean): RGB | null {

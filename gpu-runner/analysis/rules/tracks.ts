@@ -1,7 +1,7 @@
 // Turns per-frame detections into tracks: one ball path, hoop tracks, and player tracks.
 import { boxIou } from "../../vision/boxes.ts";
-import type { Detection } from "../../vision/detector.ts";
-import type { Box } from "../types.ts";
+import type { Detection, DetectionOf, Detections } from "../../vision/detections.ts";
+import type { Box, RGB } from "../types.ts";
 
 export interface BallObs extends Box {
   score: number;
@@ -15,11 +15,11 @@ export interface BallObs extends Box {
  * Gaps up to `maxGap` frames are filled linearly: the ball is often hidden for a frame by the
  * net or a hand, and shot logic wants a continuous path.
  */
-export function buildBallTrack(perFrame: Detection[][], opts: { maxJump: number; maxGap?: number }): Array<BallObs | null> {
+export function buildBallTrack(perFrame: ReadonlyArray<Detections>, opts: { maxJump: number; maxGap?: number }): Array<BallObs | null> {
   const out: Array<BallObs | null> = [];
   let last: BallObs | null = null, lastFrame = -1e9, vel: [number, number] = [0, 0];
   for (let f = 0; f < perFrame.length; f++) {
-    const all = perFrame[f].filter((d) => d.kind === "ball");
+    const all = perFrame[f].filter((d) => d.className === "ball");
     // Only near-best candidates compete on distance, so a weak static look-alike cannot capture
     // the track while the real ball flies fast out of the gate.
     const top = all.reduce((m, d) => Math.max(m, d.score), 0);
@@ -85,12 +85,12 @@ export function hoopInView(hoop: HoopTrack, frame: number): boolean {
  * and a hoop is kept when seen in a good share of frames; the share rules out brief false positives
  * such as a red shirt.
  */
-export function buildHoopTracks(perFrame: Detection[][], opts: { minCoverage?: number } = {}): HoopTrack[] {
+export function buildHoopTracks(perFrame: ReadonlyArray<Detections>, opts: { minCoverage?: number } = {}): HoopTrack[] {
   interface Raw { id: number; frames: number[]; boxes: Box[] }
   const raws: Raw[] = [];
   for (let f = 0; f < perFrame.length; f++) {
     for (const d of perFrame[f]) {
-      if (d.kind !== "hoop") continue;
+      if (d.className !== "rim") continue;
       let best: Raw | null = null, bestD = Infinity;
       for (const r of raws) {
         const lb = r.boxes[r.boxes.length - 1];
@@ -144,7 +144,7 @@ export class PlayerTracker {
   private active: PlayerTrack[] = [];
   constructor(private readonly maxMissing = 12) {}
 
-  update(frame: number, persons: Array<Detection & { color: [number, number, number] }>): Array<{ track: PlayerTrack; det: Detection }> {
+  update(frame: number, persons: ReadonlyArray<DetectionOf<"person"> & { color: RGB }>): Array<{ track: PlayerTrack; det: Detection }> {
     this.active = this.active.filter((t) => frame - t.frames[t.frames.length - 1] <= this.maxMissing);
     const pairs: Array<{ t: PlayerTrack; d: number; cost: number }> = [];
     for (const t of this.active) {
@@ -177,7 +177,7 @@ export class PlayerTracker {
     return out;
   }
 
-  private push(t: PlayerTrack, frame: number, d: Detection & { color: [number, number, number] }) {
+  private push(t: PlayerTrack, frame: number, d: DetectionOf<"person"> & { color: RGB }) {
     t.frames.push(frame);
     t.boxes.push({ cx: d.cx, cy: d.cy, w: d.w, h: d.h });
     t.colors.push(d.color);

@@ -2,9 +2,10 @@
 // basketball model dropped into the model directory, or the colour-filter fixture used for the
 // synthetic games): one decode pass, every analysed frame letterboxed to the model input, ball, hoop
 // and person boxes on each. Analysis coordinates are the model input's pixels.
-import { decodeFrames, letterboxFor } from "../../media/decode.ts";
+import { letterboxFor, type FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
-import type { Detection, Detector } from "../../vision/detector.ts";
+import { ofClass, topK, type Detection, type Detections } from "../../vision/detections.ts";
+import type { Detector } from "../../vision/detector.ts";
 import type { JerseyReader } from "../../vision/jersey-ocr.ts";
 import { findKeyQuad, type KeyColorOptions } from "./court.ts";
 import type { KeySample, Observations } from "../observe/observations.ts";
@@ -21,13 +22,13 @@ export interface FrameObserverOptions {
   timings: { decodeWaitMs: number; detectMs: number; ocrMs: number; courtMs: number; otherPerFrameMs: number; frames: number };
 }
 
-export async function observeWholeFrames(videoPath: string, info: VideoInfo, detector: Detector, reader: JerseyReader | null, o: FrameObserverOptions): Promise<Observations> {
+export async function observeWholeFrames(source: FrameSource, info: VideoInfo, detector: Detector, reader: JerseyReader | null, o: FrameObserverOptions): Promise<Observations> {
   const W = detector.inputWidth, H = detector.inputHeight;
   const lb = letterboxFor(info.width, info.height, W, H);
   const fps = o.fps;
   const maxFps = fps < info.fps ? fps : undefined;
   const expected = Math.max(1, Math.round(info.durationSeconds * fps));
-  const perFrame: Detection[][] = [];
+  const perFrame: Detections[] = [];
   const stillFps = 3;
   const players = new PlayerObserver(reader, {
     fps,
@@ -47,7 +48,7 @@ export async function observeWholeFrames(videoPath: string, info: VideoInfo, det
     tm[k] += now - tick;
     tick = now;
   };
-  for await (const frame of decodeFrames(videoPath, info.width, info.height, {
+  for await (const frame of source.wholeFrames({
     width: W,
     height: H,
     maxFps,
@@ -58,9 +59,9 @@ export async function observeWholeFrames(videoPath: string, info: VideoInfo, det
     tm.frames++;
     const dets = await detector.detect(frame.rgb);
     lap("detectMs");
-    const persons = dets.filter((d) => d.kind === "person").map((d) => ({ ...d, color: shirtColor(frame.rgb, W, H, d) }));
-    perFrame.push(dets.filter((d) => d.kind !== "person").concat(persons));
-    const hoop = dets.filter((d) => d.kind === "hoop").sort((a, b) => b.score - a.score)[0];
+    const persons = ofClass(dets, "person").map((d) => ({ ...d, color: shirtColor(frame.rgb, W, H, d) }));
+    perFrame.push([...dets.filter((d) => d.className !== "person"), ...persons]);
+    const [hoop] = topK(ofClass(dets, "rim"), 1);
     if (hoop) lastHoop = hoop;
     lap("otherPerFrameMs");
     if (frame.index % keyEvery === 0 && lastHoop) {
