@@ -10,7 +10,7 @@
 // --observations): the first combination observes each clip once (minutes), and every combination
 // that changes only the ball-path, rim-play or attempt settings replays them (seconds).
 // HOOPS_MODEL_DIR chooses the detector as it does for the runner.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import { printTable, runBench } from "./lib.ts";
@@ -46,7 +46,8 @@ async function main() {
     .filter(({ clip }) => clip.split === "tuning" && (!only || only.some((o) => clip.file.includes(o))));
   const fixed = values("set");
   const combos = combinations(values("vary"));
-  const workRoot = path.resolve("bench/out/realclips-work");
+  // A folder of this process's own: two sweeps at once must not read each other's artifacts.
+  const workRoot = path.resolve(`bench/out/realclips-work/sweep-${process.pid}`);
   const rows: Array<{ settings: string[]; tuning: PartSummary; original: PartSummary; scores: ClipScore[] }> = [];
   for (const [i, combo] of combos.entries()) {
     const settings: AnalysisSettings = parseSettingArgs([...fixed, ...combo]);
@@ -71,6 +72,7 @@ async function main() {
       "original 18: F1 / made": `${pct(r.original.f1)} / ${pct(r.original.madeAccuracy)}`,
     })),
   );
+  rmSync(workRoot, { recursive: true, force: true });
   const out = values("out")[0] ?? "bench/out/realclips-sweep.json";
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ fixed, rows }, null, 1));
