@@ -99,9 +99,9 @@ async function main(): Promise<number> {
   if (pipeline === "full") {
     // Which detector jobs will use (a dropped-in trained model wins; the synthetic fixture only on request).
     const landscape = models.choose("landscape");
-    log.info(landscape.kind === "centernet" ? `detector: CenterNet with basketball heads (${models.centerNetPath})` : `detector: ${landscape.modelPath} (${landscape.why})`);
+    log.info(landscape.kind === "centernet" ? `detector: CenterNet fine-tuned for basketball (${models.centerNetPath})` : `detector: ${landscape.modelPath} (${landscape.why})`);
     if (landscape.kind === "centernet" && !existsSync(models.centerNetPath)) {
-      process.stderr.write(`${models.centerNetPath} is missing: it is built by npm ci (postinstall) or npm run models:build\n`);
+      process.stderr.write(`${models.centerNetPath} is missing: it is committed in models/ (git checkout it), or a model directory's own centernet.onnx (HOOPS_MODEL_DIR)\n`);
       return 2;
     }
   }

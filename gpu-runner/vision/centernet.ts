@@ -13,13 +13,20 @@ import { createSession, optimizationLevelHint, type GraphOptimizationLevel } fro
 const REPO_MODELS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
 const CORE_OUTPUTS = ["heatmap", "wh", "feature"] as const;
 
-/** `DIR/centernet.onnx` when that exists (a model directory's own, HOOPS_MODEL_DIR), else the one `npm ci` built in models/. */
+/**
+ * The runner's real-footage model: the CenterNet fine-tuned end to end for basketball, committed as
+ * models/basketball-centernet.onnx (models/train/, docs/analysis.md "Fine-tuned detector"). The one
+ * `npm ci` converts, models/centernet.onnx, is its start point and teacher, not a runner default.
+ */
+export const FINE_TUNED_CENTERNET_PATH = path.join(REPO_MODELS_DIR, "basketball-centernet.onnx");
+
+/** `DIR/centernet.onnx` when a model directory of one's own (HOOPS_MODEL_DIR) has one, else the fine-tuned model. */
 export function defaultCenterNetPath(dir?: string): string {
-  if (dir) {
+  if (dir && path.resolve(dir) !== REPO_MODELS_DIR) {
     const own = path.join(dir, "centernet.onnx");
     if (existsSync(own)) return own;
   }
-  return path.join(REPO_MODELS_DIR, "centernet.onnx");
+  return FINE_TUNED_CENTERNET_PATH;
 }
 
 export interface CenterNetOptions {

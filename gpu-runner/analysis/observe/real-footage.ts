@@ -67,12 +67,15 @@ export const BALL_OBSERVATION_DEFAULTS = {
   /** Without people, a ball is taken as this share of the frame's short side. */
   BALL_FRAME_SHARE: 0.03,
   /**
-   * Around a rim: candidates count from 0.15 and a path must start at 0.25 (hysteresis); sizes are
+   * Around a rim: candidates count from 0.2, as does a path's start (the fine-tuned ball head
+   * scores a ball it sees higher and a look-alike lower than the heads before it); sizes are
    * clamped to 0.6–1.6 balls (a ball beside the backboard gets the board's box from the size head).
+   * The scores and the seed's motion floor (below) were chosen by `bench:realclips-sweep` on the
+   * tuning clips with the fine-tuned detector (docs/analysis.md, "Settings chosen on the tuning part").
    */
-  RIM_BALL_PATH: { ...BALL_PATH_DEFAULTS, MIN_SCORE: 0.15, SEED_SCORE: 0.25, SIZE_RANGE_BALLS: [0.6, 1.6] as [number, number] },
+  RIM_BALL_PATH: { ...BALL_PATH_DEFAULTS, MIN_SCORE: 0.2, SEED_SCORE: 0.2, SIZE_RANGE_BALLS: [0.6, 1.6] as [number, number] },
   /** A path near a rim starts only on a candidate whose disc differs this much from the region's background… */
-  SEED_MOTION_MIN: 4,
+  SEED_MOTION_MIN: 6,
   /** …and this many times the region's own change (camera shake, noise). */
   SEED_MOTION_OVER_REGION: 2,
   /** The scene ball (whole frames, a few a second): confident sightings only, no interpolation at that rate. */

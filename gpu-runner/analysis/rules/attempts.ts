@@ -41,12 +41,16 @@ export const ATTEMPT_DEFAULTS = {
   /** Ball sizes (rim widths) that can be at the ring's depth: much bigger or smaller is nearer the camera or across the court. */
   BALL_SIZE_MIN_RIM_WIDTHS: 0.2,
   BALL_SIZE_MAX_RIM_WIDTHS: 1.2,
-  /** A ball lost while falling is carried on at its last speed for this long (the detector misses it where it overlaps the rim). */
-  HEADING_IN_S: 0.15,
+  /** A ball lost while falling is carried on at its last speed for this long (the detector misses it where it overlaps the rim; chosen on the tuning clips). */
+  HEADING_IN_S: 0.3,
   /** Near-ring frames this close are one arrival (hidden by the net or board, rolling on the rim). */
   ARRIVAL_BRIDGE_S: 0.9,
-  /** It came down from above: seen this far above the ring… */
-  FROM_ABOVE_RIM_WIDTHS: 0.5,
+  /**
+   * It came down from above: seen this far above the ring… (0.3, not 0.5: close-ups and low views
+   * lose the ball against the board or out of the picture soon after it passes the ring's height;
+   * chosen on the tuning clips, docs/analysis.md "Settings chosen on the tuning part")
+   */
+  FROM_ABOVE_RIM_WIDTHS: 0.3,
   /** …within this many rim widths across… */
   FROM_ABOVE_ACROSS_RIM_WIDTHS: 2.5,
   /** …in this long before the arrival… */
@@ -86,8 +90,8 @@ export const ATTEMPT_DEFAULTS = {
   NET_CALM_MAX: 3,
   /** Made through the ring: the net moved at least this many times its usual movement. */
   NET_MADE_RATIO: 1.5,
-  /** Made without a seen passage (lost inside the net): the net moved this many times its usual movement… */
-  NET_STRONG_RATIO: 6,
+  /** Made without a seen passage (lost inside the net): the net moved this many times its usual movement (chosen on the tuning clips)… */
+  NET_STRONG_RATIO: 9,
   /** …and the ball was seen within this many rim widths of the ring. */
   NET_STRONG_CLOSEST_RIM_WIDTHS: 0.75,
 };

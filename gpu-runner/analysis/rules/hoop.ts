@@ -306,8 +306,8 @@ export function plausibleHeight(rim: Box, persons: Box[], o: RimHeightSettings =
 
 /** Whether the ball came to a rim (see ballCameToRim): rim widths and seconds. */
 export const RIM_PLAY_DEFAULTS = {
-  /** The ball is at a rim when seen this many rim widths or less from the ring's centre… */
-  NEAR_RIM_WIDTHS: 2,
+  /** The ball is at a rim when seen this many rim widths or less from the ring's centre (chosen on the tuning clips)… */
+  NEAR_RIM_WIDTHS: 1.5,
   /** …and a rim is one only when the ball was seen there for at least this long over the video. */
   MIN_NEAR_S: 0.1,
 };
