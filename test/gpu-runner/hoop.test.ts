@@ -85,7 +85,7 @@ describe("a rim is where the ball goes", () => {
   });
 
   it("drops a 'rim' the ball was never near: a hoop drawn in an overlay's corner, a lamp, a sign", () => {
-    // The ball in play across the picture, never within two rim widths of the candidate.
+    // The ball in play across the picture, never within NEAR_RIM_WIDTHS of the candidate.
     const elsewhere = path(Array.from({ length: 40 }, (_, f) => f + 10), (f) => ({ cx: 200 + 5 * f, cy: 420 - 2 * f }));
     expect(ballCameToRim([elsewhere], rimBoxes, fps)).toBe(false);
     expect(ballCameToRim([Array(60).fill(null)], rimBoxes, fps)).toBe(false);
@@ -103,15 +103,16 @@ describe("a rim is where the ball goes", () => {
   it("counts the ball wherever it was seen: on the rim's own watched path or on the whole video's (the scan)", () => {
     // The rim watch never started a path (nothing moved enough there); the scan saw the ball come down to the ring.
     const watched = path([], () => ({ cx: 0, cy: 0 }));
-    const scene = path([24, 27], (f) => ({ cx: 600, cy: 120 + 20 * (f - 24) }));
+    const scene = path([24, 27], (f) => ({ cx: 600, cy: 140 + 20 * (f - 24) }));
     expect(ballCameToRim([watched], rimBoxes, fps)).toBe(false);
     expect(ballCameToRim([watched, scene], rimBoxes, fps)).toBe(true);
   });
 
   it("measures in the rim's own widths at each frame (a rim that moves with the camera)", () => {
     const moving = rimBoxes.map((b, f) => ({ ...b, cx: b.cx + 10 * f }));
-    // Two rim widths is 100 px: the ball sits 90 px from where the rim is at frames 40–42.
-    const near = path([40, 41, 42], (f) => ({ cx: 600 + 10 * f + 90, cy: 200 }));
+    // NEAR_RIM_WIDTHS rim widths (75 px at 1.5): the ball sits 10 px inside that from where the rim is at frames 40–42.
+    const inside = RIM_PLAY_DEFAULTS.NEAR_RIM_WIDTHS * ring.w - 10;
+    const near = path([40, 41, 42], (f) => ({ cx: 600 + 10 * f + inside, cy: 200 }));
     expect(ballCameToRim([near], moving, fps)).toBe(true);
     expect(ballCameToRim([near], rimBoxes, fps)).toBe(false);
   });
