@@ -18,7 +18,7 @@ import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type Fou
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
-import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations } from "../gpu-runner/analysis/observe/real-footage.ts";
+import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
 import type { CourtView } from "../gpu-runner/analysis/rules/court-view.ts";
 import { probe, type VideoInfo } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
@@ -120,11 +120,15 @@ const REPLAYED_GROUPS = new Set(["balls", "rimPlay"]);
 /** The shape of kept observations (RawRealObservations): raised when it changes, so old files are never replayed. */
 const KEPT_OBSERVATIONS_VERSION = 2;
 
+/** The model file's hash, read once per process (8 MB; a sweep asks for it on every clip of every combination). */
+let modelDigest: string | null = null;
+
 /** Where a clip's kept observations go: one folder per format, model file and observation settings. */
-function observationFile(cacheDir: string, clip: string, settings: AnalysisSettings): string {
-  const observed = Object.entries(realFootageSettings(settings.realFootage)).filter(([k]) => !REPLAYED_GROUPS.has(k));
+function observationFile(cacheDir: string, clip: string, settings: AnalysisSettings, s: RealFootageSettings): string {
+  const observed = Object.entries(s).filter(([k]) => !REPLAYED_GROUPS.has(k));
+  modelDigest ??= createHash("sha256").update(readFileSync(models.centerNetPath)).digest("hex");
   const key = createHash("sha256")
-    .update(readFileSync(models.centerNetPath))
+    .update(modelDigest)
     .update(JSON.stringify({ version: KEPT_OBSERVATIONS_VERSION, observed, analysisFps: settings.analysisFps ?? null, detector: settings.detector ?? null }))
     .digest("hex")
     .slice(0, 16);
@@ -140,8 +144,8 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  */
 async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
   const input = { models, videoPath, video, workDir, options: {}, settings };
-  const file = observationFile(cacheDir, clip, settings);
   const s = realFootageSettings(settings.realFootage);
+  const file = observationFile(cacheDir, clip, settings, s);
   let obs: Observations;
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[] };

@@ -8,3 +8,15 @@ export function boxIou(a: { cx: number; cy: number; w: number; h: number }, b: {
   const inter = ix * iy;
   return inter / (a.w * a.h + b.w * b.h - inter || 1);
 }
+
+/** The middle value (the higher middle for an even count, an element of `xs`); 0 for none. */
+export function median(xs: readonly number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** A box whose centre and size are each the median of the boxes'. */
+export function medianBox(boxes: ReadonlyArray<{ cx: number; cy: number; w: number; h: number }>): { cx: number; cy: number; w: number; h: number } {
+  return { cx: median(boxes.map((b) => b.cx)), cy: median(boxes.map((b) => b.cy)), w: median(boxes.map((b) => b.w)), h: median(boxes.map((b) => b.h)) };
+}

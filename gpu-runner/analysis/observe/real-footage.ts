@@ -15,6 +15,7 @@ import type { VideoInfo } from "../../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
 import { fromRegion, ofClass, type Detections } from "../../vision/detections.ts";
+import { median, medianBox } from "../../vision/boxes.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
@@ -399,12 +400,3 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   };
 }
 
-function medianBox(boxes: Array<{ cx: number; cy: number; w: number; h: number }>) {
-  return { cx: median(boxes.map((b) => b.cx)), cy: median(boxes.map((b) => b.cy)), w: median(boxes.map((b) => b.w)), h: median(boxes.map((b) => b.h)) };
-}
-
-function median(xs: number[]): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}

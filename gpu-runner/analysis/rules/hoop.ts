@@ -4,6 +4,7 @@
 // (a fraction of the rim's own width per sample), a track's strength is the sum of its scores over
 // the video, and only tracks seen in a good share of the samples count as rims. A single frame's
 // score says little (a true rim scored 0.21–0.79 across clips); persistence says a lot.
+import { median, medianBox } from "../../vision/boxes.ts";
 import type { DetectionOf } from "../../vision/detections.ts";
 import type { BallObs } from "./tracks.ts";
 import type { Box } from "../types.ts";
@@ -122,15 +123,6 @@ export function trackRims(samples: RimSample[], opts: RimTrackingOptions): RimTr
     kept.push(x);
   }
   return kept.map((x, id) => ({ id, coverage: x.coverage, meanScore: x.meanScore, detections: x.t.frames.length, ...positions(x.t, opts.frames, o) }));
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1] : 0;
-}
-
-function medianBox(bs: Box[]): Box {
-  return { cx: median(bs.map((b) => b.cx)), cy: median(bs.map((b) => b.cy)), w: median(bs.map((b) => b.w)), h: median(bs.map((b) => b.h)) };
 }
 
 /**

@@ -1,5 +1,6 @@
 // Teams from jersey colours: 2-means over per-track median shirt colours, over the tracks of people
 // playing (not scenery a detector took for a person), and two teams only when they face each other.
+import { median } from "../../vision/boxes.ts";
 import type { PlayerTrack } from "./tracks.ts";
 import type { RGB } from "../types.ts";
 
@@ -83,7 +84,6 @@ export const TEAM_DEFAULTS = {
   OPPONENTS_TOGETHER_S: 0.5,
 };
 
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
 
 /**
  * Tracks that are scenery, not people playing: a wall fixture, a poster or a hoop pad the detector
