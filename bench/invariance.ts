@@ -10,6 +10,7 @@ import path from "node:path";
 import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
+import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
@@ -18,7 +19,6 @@ import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 const models = new AnalysisModels();
 
 const OUT = path.resolve("bench/out/invariance");
-const RELEASE_TOLERANCE_S = 0.2;
 const VARIANTS = [
   { label: "360p", height: 360, crf: 20 },
   { label: "720p", height: 720, crf: 20 },
@@ -28,7 +28,6 @@ const VARIANTS = [
 const REFERENCE = "720p";
 const DEFAULT_CLIPS = ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "lreithmayr_gym_side_1shot", "chonyy_outdoor_5shots"];
 
-interface Shot { start: number; made: boolean }
 
 function exportClip(file: string, name: string, v: (typeof VARIANTS)[number]): string {
   const out = path.join(OUT, `${name}-${v.height}-crf${v.crf}.mp4`);
@@ -37,7 +36,7 @@ function exportClip(file: string, name: string, v: (typeof VARIANTS)[number]): s
   return out;
 }
 
-async function shotsOf(file: string): Promise<Shot[] | string> {
+async function shotsOf(file: string): Promise<ReleasedShot[] | string> {
   try {
     const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} });
     return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
@@ -47,11 +46,11 @@ async function shotsOf(file: string): Promise<Shot[] | string> {
   }
 }
 
-const show = (s: Shot[] | string) => (typeof s === "string" ? s : s.map((x) => `${x.start.toFixed(2)}${x.made ? " made" : " missed"}`).join(", ") || "none");
+const show = (s: ReleasedShot[] | string) => (typeof s === "string" ? s : s.map((x) => `${x.start.toFixed(2)}${x.made ? " made" : " missed"}`).join(", ") || "none");
 
-function agrees(a: Shot[] | string, b: Shot[] | string): boolean {
+function agrees(a: ReleasedShot[] | string, b: ReleasedShot[] | string): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
-  return a.length === b.length && a.every((s, i) => s.made === b[i].made && Math.abs(s.start - b[i].start) <= RELEASE_TOLERANCE_S);
+  return sameShots(a, b);
 }
 
 async function main() {
@@ -63,7 +62,7 @@ async function main() {
   for (const name of names) {
     const clip = tuningClips().find((c) => c.file.includes(name));
     if (!clip) throw new Error(`${name} is not a tuning clip`);
-    const found = new Map<string, Shot[] | string>();
+    const found = new Map<string, ReleasedShot[] | string>();
     for (const v of VARIANTS) found.set(v.label, await shotsOf(exportClip(path.join(REALCLIPS_DIR, clip.file), name, v)));
     const reference = found.get(REFERENCE)!;
     for (const v of VARIANTS) rows.push({ clip: name, copy: v.label, shots: show(found.get(v.label)!), [`agrees with ${REFERENCE}`]: v.label === REFERENCE ? "–" : agrees(found.get(v.label)!, reference) ? "yes" : "NO" });

@@ -11,6 +11,8 @@
 export const SHOT_METRICS_DEFAULTS = {
   /** Largest release (or rim-arrival) time difference of a matched pair, seconds. */
   MATCH_WINDOW_S: 1.5,
+  /** Largest release difference between two analyses of the same footage (another size, encoding or surrounding video) that still counts as the same shot, seconds. */
+  SAME_RELEASE_S: 0.2,
 };
 export const MATCH_WINDOW_S = SHOT_METRICS_DEFAULTS.MATCH_WINDOW_S;
 
@@ -122,4 +124,19 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
     clipsWithoutAttempt: noAttempt.length,
     attemptsOnClipsWithoutAttempt: noAttempt.reduce((a, c) => a + c.attempts, 0),
   };
+}
+
+/** A shot as two analyses of the same footage are compared: its release and its call. */
+export interface ReleasedShot {
+  start: number;
+  made: boolean;
+}
+
+/**
+ * Two analyses of the same footage agree: as many shots, in order, each released within
+ * SAME_RELEASE_S of its counterpart and called the same. `offsetS` moves `b` onto `a`'s timeline
+ * (a segment analysed alone against the same segment inside a longer video).
+ */
+export function sameShots(a: ReleasedShot[], b: ReleasedShot[], offsetS = 0, toleranceS = SHOT_METRICS_DEFAULTS.SAME_RELEASE_S): boolean {
+  return a.length === b.length && a.every((s, i) => s.made === b[i].made && Math.abs(s.start - (b[i].start + offsetS)) <= toleranceS);
 }

@@ -1,6 +1,6 @@
 // The shot metrics every real-footage figure is computed with (gpu-runner/analysis/metrics.ts).
 import { describe, expect, it } from "vitest";
-import { clipShotCounts, exactlyRight, matchShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
+import { clipShotCounts, exactlyRight, matchShots, sameShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
 
 const label = (release_s: number | null, result_s: number, made: boolean) => ({ release_s, result_s, made });
 const found = (release: number, rim: number | null, made: boolean) => ({ release, rim, made });
@@ -48,5 +48,20 @@ describe("scores", () => {
     expect(s).toMatchObject({ clipsWithoutAttempt: 1, attemptsOnClipsWithoutAttempt: 1 });
     expect(scoreShots([clipShotCounts([], [])]).f1).toBe(1);
     expect(scoreShots([b]).madeAccuracy).toBeNull();
+  });
+});
+
+describe("sameShots", () => {
+  const shots = [{ start: 2, made: true }, { start: 7.4, made: false }];
+  it("agrees within the release tolerance, moved by an offset", () => {
+    expect(sameShots(shots, [{ start: 2.15, made: true }, { start: 7.3, made: false }])).toBe(true);
+    expect(sameShots(shots.map((s) => ({ ...s, start: s.start + 60 })), shots, 60)).toBe(true);
+    expect(sameShots([], [])).toBe(true);
+  });
+  it("disagrees on a release moved too far, another call, or another count", () => {
+    expect(sameShots(shots, [{ start: 2.3, made: true }, { start: 7.4, made: false }])).toBe(false);
+    expect(sameShots(shots, [{ start: 2, made: true }, { start: 7.4, made: true }])).toBe(false);
+    expect(sameShots(shots, shots.slice(0, 1))).toBe(false);
+    expect(sameShots(shots, shots, 0.5)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REALCLIPS_DIR, tuningClips, type ManifestClip } from "../../bench/realclips-manifest.ts";
-import { matchShots } from "../../gpu-runner/analysis/metrics.ts";
+import { matchShots, SHOT_METRICS_DEFAULTS } from "../../gpu-runner/analysis/metrics.ts";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
 import { analysisFailure } from "../../gpu-runner/job.ts";
@@ -27,7 +27,7 @@ afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 /** Every generated copy is encoded alike, so a copy with a drawing differs from its plain copy only by the drawing. */
 const ENCODE = ["-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"];
-const RELEASE_TOLERANCE_S = 0.2;
+const RELEASE_TOLERANCE_S = SHOT_METRICS_DEFAULTS.SAME_RELEASE_S;
 
 function tuningClip(name: string): ManifestClip {
   const clip = tuningClips().find((c) => c.file.includes(name));
