@@ -8,6 +8,8 @@
 // (the `rim` time of the found shot against the label's `result_s`). Each label matches at most one
 // attempt and each attempt at most one label, nearest pairs first.
 
+import { median } from "../vision/boxes.ts";
+
 export const SHOT_METRICS_DEFAULTS = {
   /** Largest release (or rim-arrival) time difference of a matched pair, seconds. */
   MATCH_WINDOW_S: 1.5,
@@ -65,6 +67,8 @@ export interface ClipShotCounts {
   matched: number;
   /** Matched pairs whose made/missed call agrees with the label. */
   madeCorrect: number;
+  /** |found − labelled| release of each matched pair whose label has a visible release, seconds. */
+  releaseErrorsS: number[];
 }
 
 export function clipShotCounts(truth: LabelledShot[], found: FoundShot[], windowS = MATCH_WINDOW_S): ClipShotCounts {
@@ -76,6 +80,7 @@ export function clipShotCounts(truth: LabelledShot[], found: FoundShot[], window
     makes: found.filter((f) => f.made).length,
     matched: matches.length,
     madeCorrect: matches.filter((m) => found[m.found].made === truth[m.truth].made).length,
+    releaseErrorsS: matches.flatMap((m) => (truth[m.truth].release_s === null ? [] : [Math.abs(found[m.found].release - truth[m.truth].release_s!)])),
   };
 }
 
@@ -100,6 +105,10 @@ export interface ShotScores {
   clipsWithoutAttempt: number;
   /** Attempts found on clips labelled without any. */
   attemptsOnClipsWithoutAttempt: number;
+  /** Median release error of the matched attempts with a labelled release, seconds (null: none). */
+  medianReleaseErrorS: number | null;
+  /** Share of those released within SAME_RELEASE_S of the label (null: none). */
+  releasesWithinSameS: number | null;
 }
 
 /** Precision, recall, F1 and made/missed accuracy pooled over clips (micro-averaged, as the issue's figures). */
@@ -110,6 +119,7 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
   const precision = attempts ? matched / attempts : 1;
   const recall = truthAttempts ? matched / truthAttempts : 1;
   const noAttempt = clips.filter((c) => c.truthAttempts === 0);
+  const releaseErrors = clips.flatMap((c) => c.releaseErrorsS);
   return {
     clips: clips.length,
     truthAttempts,
@@ -123,6 +133,8 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
     withinOne: clips.filter((c) => Math.abs(c.attempts - c.truthAttempts) <= 1 && Math.abs(c.makes - c.truthMakes) <= 1).length,
     clipsWithoutAttempt: noAttempt.length,
     attemptsOnClipsWithoutAttempt: noAttempt.reduce((a, c) => a + c.attempts, 0),
+    medianReleaseErrorS: releaseErrors.length ? median(releaseErrors) : null,
+    releasesWithinSameS: releaseErrors.length ? releaseErrors.filter((e) => e <= SHOT_METRICS_DEFAULTS.SAME_RELEASE_S + 1e-9).length / releaseErrors.length : null,
   };
 }
 

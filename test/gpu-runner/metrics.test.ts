@@ -65,3 +65,15 @@ describe("sameShots", () => {
     expect(sameShots(shots, shots, 0.5)).toBe(false);
   });
 });
+
+describe("release errors", () => {
+  it("are measured on matched attempts whose label shows the release, and summarised as a median and a share within SAME_RELEASE_S", () => {
+    const truth = [label(1, 2, true), label(5, 6, false), { release_s: null, result_s: 9, made: true }];
+    const c = clipShotCounts(truth, [found(1.1, 2, true), found(5.6, 6, false), found(8, 9, true)]);
+    expect(c.releaseErrorsS.map((e) => Number(e.toFixed(2)))).toEqual([0.1, 0.6]);
+    const s = scoreShots([c, clipShotCounts([label(3, 4, true)], [found(3.15, 4, true)])]);
+    expect(s.medianReleaseErrorS).toBeCloseTo(0.15);
+    expect(s.releasesWithinSameS).toBeCloseTo(2 / 3);
+    expect(scoreShots([clipShotCounts([], [])]).medianReleaseErrorS).toBeNull();
+  });
+});
