@@ -116,7 +116,7 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
  * The real-footage settings groups that act after the observation (assembleRealObservations and the
  * rules): a sweep of these replays kept observations instead of running the model again.
  */
-const REPLAYED_GROUPS = new Set(["balls", "rimPlay"]);
+const REPLAYED_GROUPS = new Set(["balls", "rimPlay", "rimSeen"]);
 
 /** The shape of kept observations (RawRealObservations): raised when it changes, so old files are never replayed. */
 const KEPT_OBSERVATIONS_VERSION = 2;
@@ -150,7 +150,7 @@ async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, w
   let obs: Observations;
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[] };
-    obs = { ...assembleRealObservations(kept.raw, s.balls, s.rimPlay), courtViews: kept.courtViews };
+    obs = { ...assembleRealObservations(kept.raw, s), courtViews: kept.courtViews };
   } else {
     const observed = await observeVideo(input, video);
     if (observed.details) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ballCameToRim, isLight, plausibleHeight, RIM_PLAY_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/rules/hoop.ts";
+import { ballCameToRim, isLight, plausibleHeight, ringSeenAtRim, RIM_PLAY_DEFAULTS, RIM_SEEN_DEFAULTS, trackRims, verifyRims, type RimSample } from "../../gpu-runner/analysis/rules/hoop.ts";
 import type { BallObs } from "../../gpu-runner/analysis/rules/tracks.ts";
+import type { Detection } from "../../gpu-runner/vision/detections.ts";
 
 const rim = (cx: number, cy: number, w: number, score: number) => ({ className: "rim" as const, cx, cy, w, h: w * 0.3, score });
 
@@ -124,5 +125,40 @@ describe("a lamp is not a rim", () => {
     expect(isLight({ clippedWhite: 0.36 })).toBe(true);
     expect(isLight({ clippedWhite: 0.05 })).toBe(false);
     expect(isLight({})).toBe(false);
+  });
+});
+
+describe("a rim is a ring that stays where it hangs", () => {
+  const ring = { cx: 600, cy: 200, w: 50, h: 15 };
+  const still = Array(60).fill(ring);
+  /** The rim watch's rim boxes per frame: `at(f)` where it looked, null where it did not. */
+  const looks = (at: (f: number) => Detection[]) => Array.from({ length: 60 }, (_, f) => (f % 2 === 0 ? at(f) : null));
+
+  it("keeps a ring the watch finds at its place in most looked frames, hidden now and then by the ball or a player", () => {
+    expect(ringSeenAtRim(looks((f) => (f % 10 === 0 ? [] : [rim(603, 198, 48, 0.45)])), still)).toBe(true);
+    // Frames the watch did not look at are not counted: found on every frame it looked at.
+    expect(ringSeenAtRim(Array.from({ length: 60 }, (_, f) => (f === 30 ? [rim(600, 200, 50, 0.5)] : null)), still)).toBe(true);
+  });
+
+  it("drops a patch verified as a ring on a few stills but not a ring where it is watched (a ball's top, a court line's curve)", () => {
+    // The rim head scores it, but low, every time it looks (a rendered animation's bouncing ball: at most 0.13).
+    expect(ringSeenAtRim(looks(() => [rim(600, 205, 46, 0.13)]), still)).toBe(false);
+    // A ring for a moment only: 3 of 30 looked frames.
+    expect(ringSeenAtRim(looks((f) => (f % 20 === 0 ? [rim(600, 200, 50, 0.5)] : [])), still)).toBe(false);
+    // Rings elsewhere in the region (a real rim a rim width and more away) are not this rim.
+    expect(ringSeenAtRim(looks(() => [rim(600 + RIM_SEEN_DEFAULTS.AT_RIM_WIDTHS * ring.w + 5, 200, 50, 0.6)]), still)).toBe(false);
+    // Balls are not rings, nor is a rim never looked at.
+    expect(ringSeenAtRim(looks(() => [{ ...rim(600, 200, 50, 0.8), className: "ball" as const }]), still)).toBe(false);
+    expect(ringSeenAtRim(Array(60).fill(null), still)).toBe(false);
+  });
+
+  it("measures at the rim's place at each frame (a rim that moves with the camera), with the settings it is given", () => {
+    const moving = still.map((b, f) => ({ ...b, cx: b.cx + 10 * f }));
+    const followed = looks((f) => [rim(600 + 10 * f, 200, 50, 0.4)]);
+    expect(ringSeenAtRim(followed, moving)).toBe(true);
+    expect(ringSeenAtRim(followed, still)).toBe(false);
+    const sometimes = looks((f) => (f % 12 === 0 ? [rim(600, 200, 50, 0.5)] : []));
+    expect(ringSeenAtRim(sometimes, still)).toBe(false);
+    expect(ringSeenAtRim(sometimes, still, { ...RIM_SEEN_DEFAULTS, MIN_SEEN_SHARE: 0.1 })).toBe(true);
   });
 });

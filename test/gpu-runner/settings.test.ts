@@ -27,6 +27,8 @@ describe("real-footage settings", () => {
       realFootage: { watch: { CALM_EVERY_FRAMES: 1 } },
       analysisFps: 10,
     });
+    // The rules that decide which watched rims are rims (hoop.ts) are named settings like any other.
+    expect(parseSettingArgs(["realFootage.rimSeen.MIN_SEEN_SHARE=0.5", "realFootage.rimPlay.MIN_NEAR_S=0.2"])).toEqual({ realFootage: { rimSeen: { MIN_SEEN_SHARE: 0.5 }, rimPlay: { MIN_NEAR_S: 0.2 } } });
     expect(() => parseSettingArgs(["attempts.NEAR_RIM=1"])).toThrow(/unknown setting attempts.NEAR_RIM/);
     expect(() => parseSettingArgs(["attempts.NEAR_RIM_WIDTHS"])).toThrow(/name=value/);
   });

@@ -19,7 +19,7 @@ import { median, medianBox } from "../../vision/boxes.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
-import { ballCameToRim, isLight, plausibleHeight, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "../rules/hoop.ts";
+import { ballCameToRim, isLight, plausibleHeight, ringSeenAtRim, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_SEEN_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimSeenSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "../rules/hoop.ts";
 import { observeCourtViews } from "./court-views.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
 import { PlayerObserver } from "./player-observer.ts";
@@ -50,6 +50,8 @@ export interface RealFootageOptions {
   rimHeight: RimHeightSettings;
   /** Whether the ball came to a watched rim (hoop.ts, ballCameToRim): a rim it never came near is none. */
   rimPlay: RimPlaySettings;
+  /** Whether the rim watch saw a ring at a watched rim (hoop.ts, ringSeenAtRim): a patch that is a ring only on a few stills is none. */
+  rimSeen: RimSeenSettings;
   watch: RimWatchSettings;
   balls: typeof BALL_OBSERVATION_DEFAULTS;
   signal?: AbortSignal;
@@ -101,6 +103,7 @@ export const REAL_FOOTAGE_DEFAULTS = {
   rimVerify: RIM_VERIFY_DEFAULTS,
   rimHeight: RIM_HEIGHT_DEFAULTS,
   rimPlay: RIM_PLAY_DEFAULTS,
+  rimSeen: RIM_SEEN_DEFAULTS,
   watch: RIM_WATCH_DEFAULTS,
   balls: BALL_OBSERVATION_DEFAULTS,
 };
@@ -147,7 +150,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   }
   const raw = joinWindows(parts, frames, cuts);
   const courtViews = await observeCourtViews(source, o.fps, { signal: o.signal });
-  return { ...assembleRealObservations(raw, o.balls, o.rimPlay), courtViews, details: raw };
+  return { ...assembleRealObservations(raw, o), courtViews, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */
@@ -322,7 +325,8 @@ export interface RawRealObservations {
 }
 
 /** Ball paths, the scene ball, artifacts rows: the observations the basketball logic reads. */
-export function assembleRealObservations(raw: RawRealObservations, ob: typeof BALL_OBSERVATION_DEFAULTS = BALL_OBSERVATION_DEFAULTS, play: RimPlaySettings = RIM_PLAY_DEFAULTS): Observations {
+export function assembleRealObservations(raw: RawRealObservations, settings: Pick<RealFootageSettings, "balls" | "rimPlay" | "rimSeen"> = REAL_FOOTAGE_DEFAULTS): Observations {
+  const { balls: ob, rimPlay: play, rimSeen: seen } = settings;
   const { fps, every, scan, watch } = raw;
   const n = watch.length;
   const watched = raw.rims.map((r, k) => {
@@ -373,9 +377,14 @@ export function assembleRealObservations(raw: RawRealObservations, ob: typeof BA
   });
   // Every watched region saw the ball at a closer look, a dropped candidate's too (its region shows the scene around it).
   for (let f = 0; f < n; f++) for (const w of watchedPaths) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
-  // A rim is where the ball goes (hoop.ts, ballCameToRim): a watched candidate the ball never came
-  // near — a drawn hoop in an overlay, a floodlight, a sign — is no rim. No rim left: `no_hoops`.
-  const inPlay = watched.map((rim, k) => ballCameToRim([watchedPaths[k].ball, ball], rim.boxes, fps, play));
+  // A rim is a ring that stays where it hangs (hoop.ts, ringSeenAtRim): a candidate the rim head saw
+  // as a ring on a few stills but not at its place while watched — the top of a bouncing ball in an
+  // animation, a court line's curve — is no rim. And a rim is where the ball goes (ballCameToRim):
+  // a watched candidate the ball never came near — a drawn hoop in an overlay, a floodlight, a
+  // sign — is no rim. No rim left: `no_hoops`.
+  const inPlay = watched.map((rim, k) =>
+    ringSeenAtRim(watch.map((w) => (w[k]?.looked ? ofClass(w[k].detections, "rim") : null)), rim.boxes, seen) &&
+    ballCameToRim([watchedPaths[k].ball, ball], rim.boxes, fps, play));
   const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
   const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 

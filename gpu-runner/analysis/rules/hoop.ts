@@ -5,7 +5,7 @@
 // the video, and only tracks seen in a good share of the samples count as rims. A single frame's
 // score says little (a true rim scored 0.21–0.79 across clips); persistence says a lot.
 import { median, medianBox } from "../../vision/boxes.ts";
-import type { DetectionOf } from "../../vision/detections.ts";
+import type { Detection, DetectionOf } from "../../vision/detections.ts";
 import type { BallObs } from "./tracks.ts";
 import type { Box } from "../types.ts";
 
@@ -331,4 +331,42 @@ export function ballCameToRim(paths: ReadonlyArray<ReadonlyArray<BallObs | null>
     })) nearFrames++;
   }
   return nearFrames > 0 && nearFrames >= o.MIN_NEAR_S * fps;
+}
+
+/** Whether the rim watch saw a ring where a kept rim hangs (see ringSeenAtRim): rim widths, model scores, shares of frames. */
+export const RIM_SEEN_DEFAULTS = {
+  /** A rim the watch found counts as the ring when its centre is within this many rim widths of the rim's… */
+  AT_RIM_WIDTHS: 0.5,
+  /** …and the rim head scored it at least this… */
+  MIN_RING_SCORE: 0.2,
+  /** …in at least this share of the frames the watch looked at. */
+  MIN_SEEN_SHARE: 0.25,
+};
+
+export type RimSeenSettings = typeof RIM_SEEN_DEFAULTS;
+
+/**
+ * A rim is a ring that stays where it hangs. The closer looks judge a candidate on a few stills,
+ * searching up to one and a half of its widths around it; the rim watch then looks at the region
+ * around it frame after frame, at a scale where the ring is the size the rim head knows best, and
+ * runs the rim head there too. A real rim — fixed, rigid, hidden now and then by the ball or a
+ * player — is found at its place in most of those frames (on the tuning clips every watched hoop
+ * scored 0.2 or more in at least three quarters of the looked frames, a labelled one in 0.94 or
+ * more). A ring-like
+ * patch that only looks like a ring for a moment is not: the top of a ball bouncing on a table in a
+ * rendered animation, a court line's curve in a panning broadcast close-up (both verified at
+ * 0.25–0.30 on the stills, then never above 0.16 where they were watched). `looks` holds, per
+ * timeline frame, the rim head's boxes in the watched region where the watch looked, and null where
+ * it did not (or where the rim is out of view); `rimBoxes` is the rim at every frame.
+ */
+export function ringSeenAtRim(looks: ReadonlyArray<readonly Detection[] | null>, rimBoxes: readonly Box[], o: RimSeenSettings = RIM_SEEN_DEFAULTS): boolean {
+  if (!rimBoxes.length) return false;
+  let looked = 0, seen = 0;
+  looks.forEach((found, f) => {
+    if (!found) return;
+    looked++;
+    const rim = rimBoxes[Math.min(f, rimBoxes.length - 1)];
+    if (found.some((d) => d.className === "rim" && d.score >= o.MIN_RING_SCORE && Math.hypot(d.cx - rim.cx, d.cy - rim.cy) <= o.AT_RIM_WIDTHS * rim.w)) seen++;
+  });
+  return looked > 0 && seen >= o.MIN_SEEN_SHARE * looked;
 }
