@@ -1,8 +1,8 @@
 // Never invent (issue 24, point 6): drawn hoops and hoops out of the picture are not rims. Videos
 // are made at test time in a temporary folder from tuning clips of ../shared/realclips (read there,
 // never copied into this repository): a hoop drawn in a corner of a real clip, as a phone app or a
-// TV graphic would put it; a clip cropped so that its hoop is outside the picture; a rendered
-// animation of a ball bouncing on a plank. A video without a real hoop fails `no_hoops`; the runner
+// TV graphic would put it; a clip cropped so that its hoop is outside the picture; rendered
+// animations of balls bouncing on a plank and on a table. A video without a real hoop fails `no_hoops`; the runner
 // reports that as a failed job, and the Worker voids the session's hold on a failed job (covered in
 // test/worker/jobs.test.ts), so it is never billed.
 import { execFileSync } from "node:child_process";
