@@ -2,14 +2,17 @@
 // memory bounded. A 60 s 1080p30 base is stitched at run time from the TUNING clips of
 // ../shared/realclips (scaled and padded, never committed: the clips carry no licence), then joined
 // with itself without re-encoding into the lengths asked for; each length is analysed in a fresh
-// process (its peak resident memory is the process's own), with the runner's defaults.
+// process (its peak resident memory is the process's own), with the runner's defaults. Besides the
+// wall time it reports the CPU time of the analysis and its ffmpeg children (what a busy machine
+// does not inflate), and compares every copy of the base inside a long video with the first copy.
 //   npx tsx bench/long-video.ts [--minutes 10,60] [--base-seconds 60]
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
+import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
 import { printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
@@ -18,26 +21,32 @@ import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 const models = new AnalysisModels();
 
 const OUT = path.resolve("bench/out/long-video");
+/** The base is cut to whole scan samples (6 source frames at 30 fps = 0.2 s) without B-frames, so every copy in a joined file starts on the analysis grid and decodes to the base's frames. */
+const FPS = 30;
+const FRAMES_PER_SAMPLE = 6;
 
 function baseSegment(seconds: number): string {
-  const out = path.join(OUT, `base-${seconds}s-1080p30.mp4`);
+  const out = path.join(OUT, `base-${seconds}s-1080p30-grid.mp4`);
   if (existsSync(out)) return out;
   const landscape = tuningClips().filter((c) => c.width > c.height && c.width >= 640);
   const inputs: string[] = [];
   let total = 0;
   while (total < seconds) for (const c of landscape) if (total < seconds) { inputs.push(path.join(REALCLIPS_DIR, c.file)); total += c.duration_s; }
   const filters = inputs.map((_, i) => `[${i}:v]scale=1920:1080:force_original_aspect_ratio=decrease,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,fps=30,setsar=1,format=yuv420p[v${i}]`);
-  const concat = `${inputs.map((_, i) => `[v${i}]`).join("")}concat=n=${inputs.length}:v=1:a=0,trim=duration=${seconds}[out]`;
-  execFileSync(FFMPEG, ["-v", "error", "-y", ...inputs.flatMap((f) => ["-i", f]), "-filter_complex", [...filters, concat].join(";"), "-map", "[out]", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-g", "60", `${out}.part.mp4`]);
+  const concat = `${inputs.map((_, i) => `[v${i}]`).join("")}concat=n=${inputs.length}:v=1:a=0[out]`;
+  const frames = Math.round((seconds * FPS) / FRAMES_PER_SAMPLE) * FRAMES_PER_SAMPLE;
+  execFileSync(FFMPEG, ["-v", "error", "-y", ...inputs.flatMap((f) => ["-i", f]), "-filter_complex", [...filters, concat].join(";"), "-map", "[out]", "-frames:v", String(frames), "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-g", String(2 * FPS), "-bf", "0", "-video_track_timescale", "15360", `${out}.part.mp4`]);
   renameSync(`${out}.part.mp4`, out);
   return out;
 }
+
+const copiesIn = (minutes: number, baseSeconds: number) => Math.max(1, Math.round((minutes * 60) / baseSeconds));
 
 /** The base repeated to `minutes` (packets copied: every copy decodes to the same frames). */
 function longFile(base: string, baseSeconds: number, minutes: number): string {
   const out = path.join(OUT, `long-${minutes}min.mp4`);
   if (existsSync(out)) return out;
-  const copies = Math.max(1, Math.round((minutes * 60) / baseSeconds));
+  const copies = copiesIn(minutes, baseSeconds);
   const list = `${out}.txt`;
   writeFileSync(list, Array(copies).fill(`file '${base}'`).join("\n"));
   execFileSync(FFMPEG, ["-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-c", "copy", `${out}.part.mp4`]);
@@ -45,17 +54,28 @@ function longFile(base: string, baseSeconds: number, minutes: number): string {
   return out;
 }
 
+/** CPU seconds of this process and of its children that have ended (ffmpeg decoders): utime, stime, cutime, cstime of /proc/self/stat, in clock ticks of 1/100 s. */
+function cpuSeconds(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return fields.slice(11, 15).reduce((a, f) => a + Number(f), 0) / 100;
+}
+
 async function child(file: string): Promise<void> {
-  const t0 = performance.now();
-  let shots = 0;
+  const t0 = performance.now(), cpu0 = cpuSeconds();
+  let shots: ReleasedShot[] = [];
   try {
-    shots = (await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.length;
+    shots = (await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {} })).shots.map((s) => ({ start: s.start_seconds, made: s.made }));
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
   }
   const analysisS = (performance.now() - t0) / 1000;
   // maxRSS is in kilobytes; the model thread lives in this process, so it is counted.
-  process.stdout.write(`\n${JSON.stringify({ analysisS, peakMb: process.resourceUsage().maxRSS / 1024, shots })}\n`);
+  process.stdout.write(`\n${JSON.stringify({ analysisS, cpuS: cpuSeconds() - cpu0, peakMb: process.resourceUsage().maxRSS / 1024, shots })}\n`);
+}
+
+/** The shots inside each copy of the base, on the copy's own timeline. */
+function shotsPerCopy(shots: ReleasedShot[], baseSeconds: number, copies: number): ReleasedShot[][] {
+  return Array.from({ length: copies }, (_, k) => shots.filter((s) => Math.floor(s.start / baseSeconds) === k).map((s) => ({ ...s, start: s.start - k * baseSeconds })));
 }
 
 async function main() {
@@ -70,22 +90,28 @@ async function main() {
   const minutes = arg("minutes", "10,60").split(",").map(Number);
   const base = baseSegment(baseSeconds);
   const rows: Array<Record<string, string | number>> = [];
-  let first: number | null = null;
-  for (const m of minutes) {
-    const file = longFile(base, baseSeconds, m);
+  let alone: ReleasedShot[] = [];
+  let firstWall = 0, firstCpu = 0;
+  // The base alone first: the shots every copy inside a longer video must repeat, and the reference speed.
+  for (const [label, file, copies] of [["base alone", base, 1] as const, ...minutes.map((m) => [`${m} min`, longFile(base, baseSeconds, m), copiesIn(m, baseSeconds)] as const)]) {
     const out = execFileSync(process.execPath, ["--import", "tsx", import.meta.filename, "--child", file], { stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
-    const r = JSON.parse(out.toString().trim().split("\n").at(-1)!) as { analysisS: number; peakMb: number; shots: number };
-    const perSecond = r.analysisS / (m * 60);
-    first ??= perSecond;
+    const r = JSON.parse(out.toString().trim().split("\n").at(-1)!) as { analysisS: number; cpuS: number; peakMb: number; shots: ReleasedShot[] };
+    const videoS = copies * baseSeconds;
+    const wall = r.analysisS / videoS, cpu = r.cpuS / videoS;
+    if (label === "base alone") [alone, firstWall, firstCpu] = [r.shots, wall, cpu];
+    const perCopy = shotsPerCopy(r.shots, baseSeconds, copies);
+    const counts = perCopy.map((c) => c.length);
     rows.push({
-      "video min": m,
-      "analysis s": r.analysisS.toFixed(1),
-      "analysis s per video s": perSecond.toFixed(3),
-      [`vs ${minutes[0]} min`]: `${(perSecond / first).toFixed(2)}×`,
+      video: label,
+      "wall s": r.analysisS.toFixed(1),
+      "wall s per video s": `${wall.toFixed(3)} (${(wall / firstWall).toFixed(2)}×)`,
+      "CPU s per video s": `${cpu.toFixed(3)} (${(cpu / firstCpu).toFixed(2)}×)`,
       "peak memory MB": Math.round(r.peakMb),
-      "shots found": r.shots,
-      [`shots per base copy`]: (r.shots / Math.max(1, Math.round((m * 60) / baseSeconds))).toFixed(2),
+      shots: r.shots.length,
+      "shots per copy (min–max)": `${Math.min(...counts)}–${Math.max(...counts)}`,
+      "copies same as base alone": `${perCopy.filter((c) => sameShots(c, alone)).length} / ${copies}`,
     });
+    process.stderr.write(`${label}: ${JSON.stringify(rows.at(-1))}\n`);
   }
   printTable(rows);
 }

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import path from "node:path";
 import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
+import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
@@ -89,7 +90,7 @@ function detectionRates(clip: ManifestClip, workDir: string): { rimRate: number 
 
 /**
  * `--set group.NAME=value` arguments as analysis settings: `attempts.NEAR_RIM_WIDTHS=1.5` (the attempt
- * rules), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
+ * rules), `release.OFF_FLIGHT_BALLS=0.8` (the release rule), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
  * Values are JSON (numbers, arrays); unknown names are refused rather than ignored.
  */
 export function parseSettingArgs(sets: string[]): AnalysisSettings {
@@ -99,7 +100,7 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
     if (eq < 0) throw new Error(`--set ${s}: expected name=value`);
     const keys = s.slice(0, eq).split(".");
     const value = JSON.parse(s.slice(eq + 1));
-    let defaults: any = { attempts: ATTEMPT_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
+    let defaults: any = { attempts: ATTEMPT_DEFAULTS, release: RELEASE_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
     let node = out;
     keys.forEach((k, i) => {
       if (defaults === undefined || !(k in defaults)) throw new Error(`--set ${s}: unknown setting ${keys.slice(0, i + 1).join(".")}`);
@@ -314,6 +315,7 @@ function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
     "makes found / true": `${s.makes} / ${s.truthMakes}`,
     matched: s.matched,
     "made/missed right": s.matched ? `${s.madeCorrect} / ${s.matched}` : "–",
+    "release error s": s.releaseErrorsS.length ? s.releaseErrorsS.map((e) => e.toFixed(2)).join(" ") : "–",
     "exactly right": exactlyRight(s) ? "yes" : "no",
     "rim found": pct(s.rimRate),
     "ball in flight": pct(s.ballRate),
@@ -330,6 +332,7 @@ function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, 
     row("attempt F1", (p) => pct(p.f1), "held-out ≥ 85 %"),
     row("made/missed on matched attempts", (p) => pct(p.madeAccuracy), "held-out ≥ 85 %"),
     row("clips exactly right", (p) => `${p.exactlyRight} / ${p.clips}`, ""),
+    row("release error, median / share within 0.2 s", (p) => (p.medianReleaseErrorS === null ? "–" : `${p.medianReleaseErrorS.toFixed(2)} s / ${pct(p.releasesWithinSameS)}`), ""),
     row("clips with attempts and makes within ±1", (p) => `${p.withinOne} / ${p.clips}`, ""),
     row("clips without an attempt: shots found", (p) => `${p.attemptsOnClipsWithoutAttempt} on ${p.clipsWithoutAttempt} clips`, "0"),
     row("clips with a visible hoop that failed", (p) => String(p.visibleHoopFailures.length), "0"),

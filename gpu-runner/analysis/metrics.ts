@@ -8,11 +8,17 @@
 // (the `rim` time of the found shot against the label's `result_s`). Each label matches at most one
 // attempt and each attempt at most one label, nearest pairs first.
 
+import { median } from "../vision/boxes.ts";
+
 export const SHOT_METRICS_DEFAULTS = {
   /** Largest release (or rim-arrival) time difference of a matched pair, seconds. */
   MATCH_WINDOW_S: 1.5,
+  /** Largest release difference between two analyses of the same footage (another size, encoding or surrounding video) that still counts as the same shot, seconds. */
+  SAME_RELEASE_S: 0.2,
 };
 export const MATCH_WINDOW_S = SHOT_METRICS_DEFAULTS.MATCH_WINDOW_S;
+/** Below a millisecond, the rounding of times in a result: a difference of exactly a tolerance is within it. */
+const TIME_EPSILON_S = 1e-6;
 
 /** A labelled attempt (the realclips manifest's `shots` rows). */
 export interface LabelledShot {
@@ -63,6 +69,8 @@ export interface ClipShotCounts {
   matched: number;
   /** Matched pairs whose made/missed call agrees with the label. */
   madeCorrect: number;
+  /** |found − labelled| release of each matched pair whose label has a visible release, seconds. */
+  releaseErrorsS: number[];
 }
 
 export function clipShotCounts(truth: LabelledShot[], found: FoundShot[], windowS = MATCH_WINDOW_S): ClipShotCounts {
@@ -74,6 +82,7 @@ export function clipShotCounts(truth: LabelledShot[], found: FoundShot[], window
     makes: found.filter((f) => f.made).length,
     matched: matches.length,
     madeCorrect: matches.filter((m) => found[m.found].made === truth[m.truth].made).length,
+    releaseErrorsS: matches.flatMap((m) => (truth[m.truth].release_s === null ? [] : [Math.abs(found[m.found].release - truth[m.truth].release_s!)])),
   };
 }
 
@@ -98,6 +107,10 @@ export interface ShotScores {
   clipsWithoutAttempt: number;
   /** Attempts found on clips labelled without any. */
   attemptsOnClipsWithoutAttempt: number;
+  /** Median release error of the matched attempts with a labelled release, seconds (null: none). */
+  medianReleaseErrorS: number | null;
+  /** Share of those released within SAME_RELEASE_S of the label (null: none). */
+  releasesWithinSameS: number | null;
 }
 
 /** Precision, recall, F1 and made/missed accuracy pooled over clips (micro-averaged, as the issue's figures). */
@@ -108,6 +121,7 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
   const precision = attempts ? matched / attempts : 1;
   const recall = truthAttempts ? matched / truthAttempts : 1;
   const noAttempt = clips.filter((c) => c.truthAttempts === 0);
+  const releaseErrors = clips.flatMap((c) => c.releaseErrorsS);
   return {
     clips: clips.length,
     truthAttempts,
@@ -121,5 +135,23 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
     withinOne: clips.filter((c) => Math.abs(c.attempts - c.truthAttempts) <= 1 && Math.abs(c.makes - c.truthMakes) <= 1).length,
     clipsWithoutAttempt: noAttempt.length,
     attemptsOnClipsWithoutAttempt: noAttempt.reduce((a, c) => a + c.attempts, 0),
+    medianReleaseErrorS: releaseErrors.length ? median(releaseErrors) : null,
+    releasesWithinSameS: releaseErrors.length ? releaseErrors.filter((e) => e <= SHOT_METRICS_DEFAULTS.SAME_RELEASE_S + TIME_EPSILON_S).length / releaseErrors.length : null,
   };
+}
+
+/** A shot as two analyses of the same footage are compared: its release and its call. */
+export interface ReleasedShot {
+  start: number;
+  made: boolean;
+}
+
+/**
+ * Two analyses of the same footage agree: as many shots, in order, each released within
+ * SAME_RELEASE_S of its counterpart and called the same. `offsetS` moves `b` onto `a`'s timeline
+ * (a segment analysed alone against the same segment inside a longer video).
+ */
+export function sameShots(a: ReleasedShot[], b: ReleasedShot[], offsetS = 0, toleranceS = SHOT_METRICS_DEFAULTS.SAME_RELEASE_S): boolean {
+  // Times are whole analysed frames rounded to milliseconds: 2.6 − 2.4 is 0.2000000000000002, three frames at 15 fps, within 0.2 s.
+  return a.length === b.length && a.every((s, i) => s.made === b[i].made && Math.abs(s.start - (b[i].start + offsetS)) <= toleranceS + TIME_EPSILON_S);
 }

@@ -29,6 +29,7 @@ import type { Observations } from "./observe/observations.ts";
 import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
 import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
+import { RELEASE_DEFAULTS, type ReleaseSettings } from "./rules/flight.ts";
 import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageOverrides } from "./observe/real-footage.ts";
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
@@ -83,6 +84,8 @@ export interface AnalysisSettings {
   realFootage?: RealFootageOverrides;
   /** Attempt and make rules over ATTEMPT_DEFAULTS (bench sweeps). */
   attempts?: Partial<AttemptSettings>;
+  /** The real-footage release rule over RELEASE_DEFAULTS (bench sweeps). */
+  release?: Partial<ReleaseSettings>;
 }
 
 export interface AnalyzeInput {
@@ -273,9 +276,9 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     courtViews: obs.courtViews ?? null,
     picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
     evidence: diagnostics.shooterEvidence,
-    // Real footage sees the ball in pieces (the rim's region, the scan a few times a second), and
-    // slow motion stretches a flight past 2.5 s.
-    releaseSearch: obs.rimWatch ? { windowS: 4, contiguous: true } : undefined,
+    // Real footage sees the ball in pieces (the rim's region, the scan a few times a second): the
+    // release comes from the flight's fit, not from an unbroken run of sightings.
+    release: obs.rimWatch ? { ...RELEASE_DEFAULTS, ...input.settings?.release } : undefined,
   };
   const drafts = draftShots(attributionInput);
   const tags = tagShots(attributionInput, drafts);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { draftShots, type AttributionInput } from "../../gpu-runner/analysis/rules/attribution.ts";
 import { COURT_TEMPLATES, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { FREE_THROW_DEFAULTS, freeThrowCall } from "../../gpu-runner/analysis/rules/free-throw.ts";
+import { RELEASE_DEFAULTS } from "../../gpu-runner/analysis/rules/flight.ts";
 import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 import type { Point } from "../../gpu-runner/analysis/types.ts";
@@ -125,7 +126,7 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
       keySamples: null,
       courtViews: [{ frame: release, type, h }],
       picture: { width: 1280, height: 720, scale: 1, padX: 0, padY: 0 },
-      releaseSearch: { windowS: 4, contiguous: true },
+      release: RELEASE_DEFAULTS,
     };
   }
 

@@ -1,6 +1,6 @@
 // The shot metrics every real-footage figure is computed with (gpu-runner/analysis/metrics.ts).
 import { describe, expect, it } from "vitest";
-import { clipShotCounts, exactlyRight, matchShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
+import { clipShotCounts, exactlyRight, matchShots, sameShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
 
 const label = (release_s: number | null, result_s: number, made: boolean) => ({ release_s, result_s, made });
 const found = (release: number, rim: number | null, made: boolean) => ({ release, rim, made });
@@ -48,5 +48,34 @@ describe("scores", () => {
     expect(s).toMatchObject({ clipsWithoutAttempt: 1, attemptsOnClipsWithoutAttempt: 1 });
     expect(scoreShots([clipShotCounts([], [])]).f1).toBe(1);
     expect(scoreShots([b]).madeAccuracy).toBeNull();
+  });
+});
+
+describe("sameShots", () => {
+  const shots = [{ start: 2, made: true }, { start: 7.4, made: false }];
+  it("agrees within the release tolerance, moved by an offset", () => {
+    expect(sameShots(shots, [{ start: 2.15, made: true }, { start: 7.3, made: false }])).toBe(true);
+    expect(sameShots(shots.map((s) => ({ ...s, start: s.start + 60 })), shots, 60)).toBe(true);
+    expect(sameShots([], [])).toBe(true);
+    // Exactly the tolerance apart, as two analysed frames' times are (2.6 − 2.4 = 0.2000000000000002).
+    expect(sameShots([{ start: 2.6, made: true }], [{ start: 2.4, made: true }])).toBe(true);
+  });
+  it("disagrees on a release moved too far, another call, or another count", () => {
+    expect(sameShots(shots, [{ start: 2.3, made: true }, { start: 7.4, made: false }])).toBe(false);
+    expect(sameShots(shots, [{ start: 2, made: true }, { start: 7.4, made: true }])).toBe(false);
+    expect(sameShots(shots, shots.slice(0, 1))).toBe(false);
+    expect(sameShots(shots, shots, 0.5)).toBe(false);
+  });
+});
+
+describe("release errors", () => {
+  it("are measured on matched attempts whose label shows the release, and summarised as a median and a share within SAME_RELEASE_S", () => {
+    const truth = [label(1, 2, true), label(5, 6, false), { release_s: null, result_s: 9, made: true }];
+    const c = clipShotCounts(truth, [found(1.1, 2, true), found(5.6, 6, false), found(8, 9, true)]);
+    expect(c.releaseErrorsS.map((e) => Number(e.toFixed(2)))).toEqual([0.1, 0.6]);
+    const s = scoreShots([c, clipShotCounts([label(3, 4, true)], [found(3.15, 4, true)])]);
+    expect(s.medianReleaseErrorS).toBeCloseTo(0.15);
+    expect(s.releasesWithinSameS).toBeCloseTo(2 / 3);
+    expect(scoreShots([clipShotCounts([], [])]).medianReleaseErrorS).toBeNull();
   });
 });

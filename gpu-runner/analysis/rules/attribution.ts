@@ -14,6 +14,7 @@ import type { KeySample } from "../observe/observations.ts";
 import { dominantOwner, lastPasser, lastSegmentBefore, type PossessionSegment } from "./possession.ts";
 import { dribbleBounces, feetUnderBall, pickDribbler, pickShooter, type HeightModel, type ShooterCandidate } from "./release.ts";
 import { flightStartDetail, type ShotEvent } from "./shots.ts";
+import { ballisticRelease, type ReleaseSettings } from "./flight.ts";
 import { reboundSegment } from "./possession.ts";
 import { trackBoxAt, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { Tag } from "./boxscore.ts";
@@ -83,8 +84,12 @@ export interface AttributionInput {
   courtViews?: CourtView[] | null;
   /** Source picture size and the analysis-to-source scale, for the court-free distance. */
   picture: { width: number; height: number; scale: number; padX: number; padY: number };
-  /** How far back, and whether only along an unbroken run of sightings, the release is looked for. */
-  releaseSearch?: { windowS: number; contiguous: boolean };
+  /**
+   * Real footage: the release is where the ball's sightings stop fitting its free flight
+   * (ballisticRelease), the walk up the rise only where the flight is too thinly seen to fit. Absent
+   * (generated games, a ball seen in every frame): the walk up the rise over 2.5 s.
+   */
+  release?: ReleaseSettings;
   /** Filled with why each shot got its shooter (bench/accuracy.ts --misses prints it). */
   evidence?: ShooterEvidence[];
 }
@@ -96,7 +101,9 @@ export function draftShots(a: AttributionInput): Draft[] {
   return a.events.map((ev) => {
     const hoop = a.rims.find((h) => h.id === ev.hoop)!;
     const seg = lastSegmentBefore(segments, ev.rimFrame);
-    const launchInfo = flightStartDetail(ball, ev.rimFrame, fps, a.releaseSearch);
+    const launchInfo = a.release
+      ? (ballisticRelease(ball, ev.rimFrame, fps, a.release) ?? flightStartDetail(ball, ev.rimFrame, fps, { windowS: a.release.SEARCH_S, contiguous: true }))
+      : flightStartDetail(ball, ev.rimFrame, fps);
     const launch = launchInfo?.frame ?? null;
     const release = launch ?? (seg && ev.rimFrame - seg.end <= fps * 3 ? seg.end : Math.max(0, ev.rimFrame - Math.round(fps)));
     // The possession the shot came out of: the last one that began before the release.
