@@ -1,17 +1,16 @@
 // Does the answer depend on resolution or encoding? TUNING clips of ../shared/realclips exported at
 // 360p, 720p and 1080p and re-encoded at a lower quality (at run time, under bench/out; never
 // committed), each analysed with the runner's defaults; every copy is compared with the 720p copy
-// (releases within 0.2 s, the same made/missed calls). The acceptance test of the issue's point 5
-// once every row agrees.
+// (metrics.ts sameShots: releases within 0.2 s, the same made/missed calls). The clips that agree in
+// every copy are test/gpu-runner/resolution-invariance.test.ts's.
 //   npx tsx bench/invariance.ts [--clips name,name]
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
-import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
 import { printTable, runBench } from "./lib.ts";
+import { COPIES, exportCopy, REFERENCE_COPY } from "./invariance-copies.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 
@@ -19,22 +18,7 @@ import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 const models = new AnalysisModels();
 
 const OUT = path.resolve("bench/out/invariance");
-const VARIANTS = [
-  { label: "360p", height: 360, crf: 20 },
-  { label: "720p", height: 720, crf: 20 },
-  { label: "1080p", height: 1080, crf: 20 },
-  { label: "720p crf 32", height: 720, crf: 32 },
-];
-const REFERENCE = "720p";
 const DEFAULT_CLIPS = ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "lreithmayr_gym_side_1shot", "chonyy_outdoor_5shots"];
-
-
-function exportClip(file: string, name: string, v: (typeof VARIANTS)[number]): string {
-  const out = path.join(OUT, `${name}-${v.height}-crf${v.crf}.mp4`);
-  if (!existsSync(out))
-    execFileSync(FFMPEG, ["-v", "error", "-y", "-i", file, "-vf", `scale=-2:${v.height}:flags=lanczos,setsar=1`, "-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", String(v.crf), "-pix_fmt", "yuv420p", out]);
-  return out;
-}
 
 async function shotsOf(file: string): Promise<ReleasedShot[] | string> {
   try {
@@ -63,9 +47,9 @@ async function main() {
     const clip = tuningClips().find((c) => c.file.includes(name));
     if (!clip) throw new Error(`${name} is not a tuning clip`);
     const found = new Map<string, ReleasedShot[] | string>();
-    for (const v of VARIANTS) found.set(v.label, await shotsOf(exportClip(path.join(REALCLIPS_DIR, clip.file), name, v)));
-    const reference = found.get(REFERENCE)!;
-    for (const v of VARIANTS) rows.push({ clip: name, copy: v.label, shots: show(found.get(v.label)!), [`agrees with ${REFERENCE}`]: v.label === REFERENCE ? "–" : agrees(found.get(v.label)!, reference) ? "yes" : "NO" });
+    for (const v of COPIES) found.set(v.label, await shotsOf(exportCopy(path.join(REALCLIPS_DIR, clip.file), name, v, OUT)));
+    const reference = found.get(REFERENCE_COPY)!;
+    for (const v of COPIES) rows.push({ clip: name, copy: v.label, shots: show(found.get(v.label)!), [`agrees with ${REFERENCE_COPY}`]: v.label === REFERENCE_COPY ? "–" : agrees(found.get(v.label)!, reference) ? "yes" : "NO" });
   }
   printTable(rows);
 }

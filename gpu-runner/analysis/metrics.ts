@@ -17,6 +17,8 @@ export const SHOT_METRICS_DEFAULTS = {
   SAME_RELEASE_S: 0.2,
 };
 export const MATCH_WINDOW_S = SHOT_METRICS_DEFAULTS.MATCH_WINDOW_S;
+/** Below a millisecond, the rounding of times in a result: a difference of exactly a tolerance is within it. */
+const TIME_EPSILON_S = 1e-6;
 
 /** A labelled attempt (the realclips manifest's `shots` rows). */
 export interface LabelledShot {
@@ -134,7 +136,7 @@ export function scoreShots(clips: ClipShotCounts[]): ShotScores {
     clipsWithoutAttempt: noAttempt.length,
     attemptsOnClipsWithoutAttempt: noAttempt.reduce((a, c) => a + c.attempts, 0),
     medianReleaseErrorS: releaseErrors.length ? median(releaseErrors) : null,
-    releasesWithinSameS: releaseErrors.length ? releaseErrors.filter((e) => e <= SHOT_METRICS_DEFAULTS.SAME_RELEASE_S + 1e-9).length / releaseErrors.length : null,
+    releasesWithinSameS: releaseErrors.length ? releaseErrors.filter((e) => e <= SHOT_METRICS_DEFAULTS.SAME_RELEASE_S + TIME_EPSILON_S).length / releaseErrors.length : null,
   };
 }
 
@@ -150,5 +152,6 @@ export interface ReleasedShot {
  * (a segment analysed alone against the same segment inside a longer video).
  */
 export function sameShots(a: ReleasedShot[], b: ReleasedShot[], offsetS = 0, toleranceS = SHOT_METRICS_DEFAULTS.SAME_RELEASE_S): boolean {
-  return a.length === b.length && a.every((s, i) => s.made === b[i].made && Math.abs(s.start - (b[i].start + offsetS)) <= toleranceS);
+  // Times are whole analysed frames rounded to milliseconds: 2.6 − 2.4 is 0.2000000000000002, three frames at 15 fps, within 0.2 s.
+  return a.length === b.length && a.every((s, i) => s.made === b[i].made && Math.abs(s.start - (b[i].start + offsetS)) <= toleranceS + TIME_EPSILON_S);
 }

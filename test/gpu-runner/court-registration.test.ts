@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
-import { COURT_TEMPLATES, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
+import { keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
@@ -16,8 +16,8 @@ const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../
 const frame = labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!;
 const half = frame.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 }));
 
-/** A grey floor with light noise and the court type's lines painted through h, 255 on ~90. */
-function drawCourt(type: CourtTypeId, h: H3, seed = 1): Uint8Array {
+/** A grey floor with light noise and the court type's lines painted through h, 230 on ~90; the lines named in `hidden` are left out (a player stands on them, or they are worn off). */
+function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = []): Uint8Array {
   const random = seededRandom(seed);
   const img = Uint8Array.from({ length: W * H }, () => 85 + Math.floor(random() * 10));
   const paint = (x: number, y: number) => {
@@ -25,6 +25,7 @@ function drawCourt(type: CourtTypeId, h: H3, seed = 1): Uint8Array {
     if (X >= 0 && Y >= 0 && X < W && Y < H) img[Y * W + X] = 230;
   };
   for (const l of courtLines(COURT_TEMPLATES[type])) {
+    if (hidden.includes(l.name)) continue;
     const pts: Array<[number, number]> = [];
     if (l.kind === "segment") {
       const len = Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]);
@@ -107,6 +108,48 @@ describe("registering a court drawn through a known homography", () => {
       expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
     });
   }
+
+  // A key line hidden (a player on it, paint worn off): the key's other three lines and a line
+  // parallel to the hidden one (the three-point line's straight part, a sideline) still fix the
+  // view. The hidden lane's own corners are found from lines metres away, so within 0.5 m (the
+  // issue's target), not 0.3. (With high school lines and the left lane hidden, the pre-2010 FIBA
+  // court fits the same stripes better: not registered right, docs/analysis.md.)
+  for (const [type, hidden] of [["fiba", "lane_left"], ["fiba", "lane_right"], ["nba", "lane_left"], ["fiba_2008", "lane_right"], ["high_school", "lane_right"]] as Array<[CourtTypeId, string]>) {
+    it(`recovers the view with the key's ${hidden} hidden (${type})`, () => {
+      const truth = fitCourt(type, half)!;
+      const img = drawCourt(type, truth, 1, [hidden]);
+      const mask = ridgeMask(img, W, H, { sidePx: 2 });
+      const r = registerCourt(mask, W, H, houghLines(mask, W, H))!;
+      expect(r).not.toBeNull();
+      expect(r.type).toBe(type);
+      expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.5);
+    });
+  }
+
+  // With the baseline hidden (out of frame) no four lines of the guesses enclose a quadrilateral
+  // of the court: the picture is refused, not fitted to a wrong court (before, a wrong court with
+  // landmarks metres off won on the NCAA and high school pictures).
+  for (const type of COURT_TYPE_IDS) {
+    it(`a view without the baseline is refused or right (${type})`, () => {
+      const truth = fitCourt(type, half)!;
+      const mask = ridgeMask(drawCourt(type, truth, 1, ["baseline"]), W, H, { sidePx: 2 });
+      const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+      if (r) {
+        expect(r.type).toBe(type);
+        expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.5);
+      }
+    });
+  }
+
+  it("a view whose key comes out mirrored or behind the camera is no view of the court", () => {
+    const truth = fitCourt("fiba", half)!;
+    expect(keySeenUpright(truth, "fiba")).toBe(true);
+    // The picture mirrored (x' = W − x): the key's winding flips.
+    const mirrored: H3 = [-truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], truth[3], truth[4], truth[5], truth[6], truth[7], truth[8]];
+    expect(keySeenUpright(mirrored, "fiba")).toBe(false);
+    // The camera turned round (every point's w negated): the key is behind it.
+    expect(keySeenUpright(truth.map((v) => -v) as H3, "fiba")).toBe(false);
+  });
 
   it("refinement pulls a guess that is a little off onto the painted lines", () => {
     const truth = fitCourt("fiba", half)!;

@@ -57,6 +57,8 @@ describe("sameShots", () => {
     expect(sameShots(shots, [{ start: 2.15, made: true }, { start: 7.3, made: false }])).toBe(true);
     expect(sameShots(shots.map((s) => ({ ...s, start: s.start + 60 })), shots, 60)).toBe(true);
     expect(sameShots([], [])).toBe(true);
+    // Exactly the tolerance apart, as two analysed frames' times are (2.6 − 2.4 = 0.2000000000000002).
+    expect(sameShots([{ start: 2.6, made: true }], [{ start: 2.4, made: true }])).toBe(true);
   });
   it("disagrees on a release moved too far, another call, or another count", () => {
     expect(sameShots(shots, [{ start: 2.3, made: true }, { start: 7.4, made: false }])).toBe(false);

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REALCLIPS_DIR, tuningClips, type ManifestClip } from "../../bench/realclips-manifest.ts";
-import { matchShots, SHOT_METRICS_DEFAULTS } from "../../gpu-runner/analysis/metrics.ts";
+import { matchShots, sameShots } from "../../gpu-runner/analysis/metrics.ts";
 import { AnalysisError, analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import type { AnalysisResult } from "../../gpu-runner/analysis/types.ts";
 import { analysisFailure } from "../../gpu-runner/job.ts";
@@ -27,7 +27,6 @@ afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 /** Every generated copy is encoded alike, so a copy with a drawing differs from its plain copy only by the drawing. */
 const ENCODE = ["-an", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"];
-const RELEASE_TOLERANCE_S = SHOT_METRICS_DEFAULTS.SAME_RELEASE_S;
 
 function tuningClip(name: string): ManifestClip {
   const clip = tuningClips().find((c) => c.file.includes(name));
@@ -117,8 +116,7 @@ describe("never invent: drawn hoops and hoops out of the picture are not rims", 
     // …and the shots are those of the same footage without the drawing, and the labelled ones.
     expect(withDrawing.code).toBe("processed");
     const shots = shotsOf(withDrawing), before = shotsOf(alone);
-    expect(shots.map((s) => s.made)).toEqual(before.map((s) => s.made));
-    shots.forEach((s, i) => expect(Math.abs(s.start - before[i].start), `release of shot ${i + 1}`).toBeLessThanOrEqual(RELEASE_TOLERANCE_S));
+    expect(sameShots(shots, before), `with the drawing ${JSON.stringify(shots)}, without ${JSON.stringify(before)}`).toBe(true);
     expect(matchShots(clip.shots, withDrawing.result!.shots.map((s) => ({ release: s.start_seconds, rim: null, made: s.made }))).length).toBe(clip.attempts);
   });
 

@@ -1,12 +1,14 @@
-// Court registration from the painted lines (issue 25, point 1): the key (lane) is the one
-// quadrilateral every court paints near the basket, so four detected lines that enclose a
-// quadrilateral are tried as its four sides (baseline, free-throw line and the two lane lines) in
-// each court type; each guess gives a homography, and the court's other lines projected through
-// it must land on painted stripes. The guess whose template lines are best supported wins, and
-// with it the court type (the arcs and lane widths differ between rule books).
+// Court registration from the painted lines (issue 25, point 1): four detected lines that enclose a
+// quadrilateral are tried as four painted lines of the court that enclose one: the baseline and
+// the free-throw line across, and two lines along the court among the lane lines, the three-point
+// line's straight parts and the sidelines (the key itself when both lane lines are seen; a lane
+// line hidden by a player is replaced by a line parallel to it). Each guess, in each court type,
+// gives a homography, and the court's other lines projected through it must land on painted
+// stripes. The guess whose template lines are best supported wins, and with it the court type
+// (the arcs and lane widths differ between rule books).
 import { fitHomography, invertHomography, type H3, type Pt } from "../../vision/homography.ts";
 import { houghLines, intersect, ridgeMask, type Line } from "../../vision/lines.ts";
-import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../rules/court-template.ts";
+import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
   /** Arcs (free-throw circle, three-point arc) are drawn as this many chords when scoring a guess. */
@@ -26,6 +28,12 @@ export const COURT_REGISTRATION_DEFAULTS = {
   REFINE_STEP_M: 0.25,
   /** and each sample looks for a stripe along its line's normal within these many pixels, one pass each. */
   REFINE_SEARCH_PX: [5, 3, 2],
+  /** Refinement is repeated while it raises the score, at most this many times (a guess whose lines lie far apart, such as a lane line and the three-point line's corner part, starts further off). */
+  REFINE_ROUNDS: 4,
+  /** This many of the best-scoring guesses are refined (of the key's, and of the hidden-lane guesses); the best after refinement wins, */
+  REFINED_GUESSES: 4,
+  /** and a guess that takes a lane line as hidden must score this share more than the key's best to win over it. */
+  HIDDEN_LANE_MARGIN: 0.1,
   /** Key corners may lie outside the picture (a corner hidden by the frame edge), by at most this share of its size. */
   MAX_CORNER_OUTSIDE: 0.5,
 };
@@ -39,8 +47,43 @@ export interface CourtRegistration {
   score: number;
 }
 
-/** The key's corners in the order its sides are matched: baseline (a), lane right (b), free throw (c), lane left (d). */
-const KEY_CORNERS = ["baseline_lane_left", "baseline_lane_right", "ft_lane_right", "ft_lane_left"] as const;
+/** The court lines across the court a guess may take as its sides a and c (the quadrilateral's opposite sides). */
+const ACROSS = ["baseline", "free_throw"] as const;
+/** The court lines along the court a guess may take as its sides d and b, left to right as a player facing the basket sees them. */
+const ALONG = ["sideline_left", "three_corner_left", "lane_left", "lane_right", "three_corner_right", "sideline_right"] as const;
+
+/** Where two court lines (taken as infinite lines through their end points) cross, in court metres. */
+function crossing(p: { a: Pt; b: Pt }, q: { a: Pt; b: Pt }): Pt {
+  const [x1, y1] = p.a, [x2, y2] = p.b, [x3, y3] = q.a, [x4, y4] = q.b;
+  const det = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4);
+  const u = x1 * y2 - y1 * x2, v = x3 * y4 - y3 * x4;
+  return [(u * (x3 - x4) - (x1 - x2) * v) / det, (u * (y3 - y4) - (y1 - y2) * v) / det];
+}
+
+/**
+ * The quadrilaterals of painted lines a guess may match four detected lines to, as their corners
+ * in court metres in the order the sides are matched: (a∩d, a∩b, c∩b, c∩d) with a the baseline, c
+ * the free-throw line, d left of b. At least one of d and b is a lane line: two lines along the
+ * court that both miss the key (a sideline and the three-point line's corner part) are a few
+ * metres apart far from the key's crossings, and such guesses only multiply the chances of
+ * fitting stray lines. The first is the key (both lane lines).
+ */
+function guessCorners(type: CourtTypeId): Pt[][] {
+  const byName = Object.fromEntries(courtLines(COURT_TEMPLATES[type]).flatMap((l) => (l.kind === "segment" ? [[l.name, l]] : []))) as Record<string, { a: Pt; b: Pt }>;
+  const [a, c] = ACROSS.map((n) => byName[n]);
+  const out: Pt[][] = [];
+  for (let i = 0; i < ALONG.length; i++)
+    for (let j = i + 1; j < ALONG.length; j++) {
+      if (!ALONG[i].startsWith("lane") && !ALONG[j].startsWith("lane")) continue;
+      const d = byName[ALONG[i]], b = byName[ALONG[j]];
+      const corners = [crossing(a, d), crossing(a, b), crossing(c, b), crossing(c, d)];
+      if (ALONG[i] === "lane_left" && ALONG[j] === "lane_right") out.unshift(corners);
+      else out.push(corners);
+    }
+  return out;
+}
+/** The guesses of every court type, made once when the module loads (constant data). */
+const GUESSES = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, guessCorners(t as CourtTypeId)])) as Readonly<Record<CourtTypeId, Pt[][]>>;
 
 /** Every template line as a polyline in court metres (arcs as short chords). */
 function polylinesOf(type: CourtTypeId): Pt[][] {
@@ -128,6 +171,31 @@ export function plausibleView(h: H3, keyCentre: Pt): boolean {
   return horizonY < keyCentre[1];
 }
 
+/** The key's corners in court metres in the guesses' corner order, by court type. */
+const KEY_CORNERS = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, GUESSES[t as CourtTypeId][0]])) as Readonly<Record<CourtTypeId, Pt[]>>;
+
+/**
+ * The key as a view through h shows it: in front of the camera, convex and not mirrored. A guess
+ * matched on other lines (a hidden lane line) can fit a view where the key itself lies partly
+ * behind the horizon and comes out folded; no camera over the floor sees that.
+ */
+export function keySeenUpright(h: H3, type: CourtTypeId): boolean {
+  const q: Pt[] = [];
+  for (const p of KEY_CORNERS[type]) {
+    const w = h[6] * p[0] + h[7] * p[1] + h[8];
+    if (w <= 0) return false;
+    q.push([(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w]);
+  }
+  return convex(q) && signedArea(q) > 0;
+}
+
+/** The key's centre in the picture through h (court metres → pixels). */
+function keyCentreIn(h: H3, type: CourtTypeId): Pt {
+  const x = COURT_TEMPLATES[type].freeThrowFromBaseline / 2;
+  const w = h[6] * x + h[8];
+  return [(h[0] * x + h[2]) / w, (h[3] * x + h[5]) / w];
+}
+
 /** Signed area of a polygon (image pixels): positive for one winding, negative for the other. */
 function signedArea(q: Pt[]): number {
   let a = 0;
@@ -150,15 +218,20 @@ function convex(q: Pt[]): boolean {
 /**
  * The court seen in one picture, from its ridge mask and the straight lines found in it, or null
  * when no guess is supported well enough. Only one winding of each quadrilateral is tried: taken in
- * KEY_CORNERS order, a real view's key has a positive signed area in image pixels (y down), and a
- * camera above the floor never sees the court mirrored.
+ * the guesses' corner order, a real view's quadrilateral has a positive signed area in image pixels
+ * (y down), and a camera above the floor never sees the court mirrored.
  */
 export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: readonly CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
   const support = dilate(mask, W, H, o.HIT_RADIUS_PX);
   const slack = o.MAX_CORNER_OUTSIDE;
   const inReach = (p: Pt) => p[0] > -slack * W && p[0] < (1 + slack) * W && p[1] > -slack * H && p[1] < (1 + slack) * H;
-  let best: CourtRegistration | null = null;
+  // The best-scoring fit of each court type and guess (guess 0 is the key).
+  const bestOf = new Map<string, { guess: number; r: CourtRegistration }>();
+  const keep = (guess: number, r: CourtRegistration) => {
+    const id = `${r.type} ${guess}`, held = bestOf.get(id);
+    if (!held || r.score > held.r.score) bestOf.set(id, { guess, r });
+  };
   const n = lines.length;
   for (let a = 0; a < n; a++)
     for (let c = a + 1; c < n; c++)
@@ -176,22 +249,43 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
           const ordered = signedArea(quad) > 0 ? quad : [quad[1], quad[0], quad[3], quad[2]];
           for (let r = 0; r < 4; r++) {
             const img = [0, 1, 2, 3].map((i) => ordered[(i + r) % 4]);
-            for (const type of types) {
-              const lm = courtLandmarks(COURT_TEMPLATES[type]);
-              const h = fitHomography(KEY_CORNERS.map((k) => lm[k]), img);
-              if (!h || !plausibleView(h, [(img[0][0] + img[1][0] + img[2][0] + img[3][0]) / 4, (img[0][1] + img[1][1] + img[2][1] + img[3][1]) / 4])) continue;
-              const s = lineSupport(h, type, support, W, H);
-              if (!best || s.score > best.score) best = { type, h, ...s };
-            }
+            const centre: Pt = [(img[0][0] + img[1][0] + img[2][0] + img[3][0]) / 4, (img[0][1] + img[1][1] + img[2][1] + img[3][1]) / 4];
+            for (const type of types)
+              for (const [g, court] of GUESSES[type].entries()) {
+                const h = fitHomography(court, img);
+                if (!h || !plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type))) continue;
+                const s = lineSupport(h, type, support, W, H);
+                keep(g, { type, h, ...s });
+              }
           }
         }
       }
+  // The best few guesses (at most one per court type and guess) are refined, not only the best:
+  // a guess through lines that lie far apart may score higher before refinement than one whose
+  // refinement then overtakes it. The key (both lane lines seen) and the guesses that take a lane
+  // line as hidden are refined apart, and a hidden-lane guess wins only by a clear margin: it
+  // draws lines the picture may not show, and on a view of the whole key it can fit the court a
+  // little askew and still score higher (NCAA lines drawn in the unit tests' view).
+  const refinedBest = (isKey: boolean): CourtRegistration | null => {
+    const top = [...bestOf.values()].filter((b) => (b.guess === 0) === isKey).map((b) => b.r).sort((x, y) => y.score - x.score).slice(0, o.REFINED_GUESSES);
+    let best: CourtRegistration | null = null;
+    for (let guess of top) {
+      for (let round = 0; round < o.REFINE_ROUNDS; round++) {
+        const refined = refineRegistration(guess.h, guess.type, mask, W, H);
+        // Refinement may slide the court into a view no camera over a floor has (every line
+        // drawn onto one stripe, the court laid on edge, the key folded): refused as a guess is.
+        if (!refined || !plausibleView(refined, keyCentreIn(refined, guess.type)) || !keySeenUpright(refined, guess.type)) break;
+        const s = lineSupport(refined, guess.type, support, W, H);
+        if (s.score <= guess.score) break;
+        guess = { type: guess.type, h: refined, ...s };
+      }
+      if (!best || guess.score > best.score) best = guess;
+    }
+    return best;
+  };
+  const key = refinedBest(true), hiddenLane = refinedBest(false);
+  const best = hiddenLane && (!key || hiddenLane.score > key.score * (1 + o.HIDDEN_LANE_MARGIN)) ? hiddenLane : key;
   if (!best) return null;
-  const refined = refineRegistration(best.h, best.type, mask, W, H);
-  if (refined) {
-    const s = lineSupport(refined, best.type, support, W, H);
-    if (s.score > best.score) best = { type: best.type, h: refined, ...s };
-  }
   let density = 0;
   for (const v of support) density += v;
   density /= W * H;
