@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
 import { readModelInfo } from "./model-metadata.ts";
-import { createSession, optimizationLevelHint, type GraphOptimizationLevel } from "./session.ts";
+import { createSession, optimizationLevelHint, type GraphOptimizationLevel, type SessionSettings } from "./session.ts";
 
 const REPO_MODELS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
 const CORE_OUTPUTS = ["heatmap", "wh", "feature"] as const;
@@ -29,9 +29,7 @@ export function defaultCenterNetPath(dir?: string): string {
   return FINE_TUNED_CENTERNET_PATH;
 }
 
-export interface CenterNetOptions {
-  /** Intra-op threads (default: HOOPS_ORT_THREADS or 1, as for every session of the runner). */
-  threads?: number;
+export interface CenterNetOptions extends SessionSettings {
   /** Graph optimisation level; default: the model's `graph_optimization_level` hint, else "all". */
   optimizationLevel?: GraphOptimizationLevel;
   /** Also copy the 128-channel feature map out (8 MB at 512×512, a few ms); off unless asked for. */
@@ -76,6 +74,7 @@ export async function loadCenterNet(modelPath = defaultCenterNetPath(), opts: Ce
   const classes = JSON.parse(info.metadata.classes ?? "[]") as string[];
   const session = await createSession(info.bytes, {
     threads: opts.threads,
+    cpuOnly: opts.cpuOnly,
     optimizationLevel: opts.optimizationLevel ?? optimizationLevelHint(info.metadata.graph_optimization_level),
     log: opts.log,
   });

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
 import { nms, type Detection, type DetectionClass, type Detections } from "./detections.ts";
 import { parseClassNames, readModelInfo } from "./model-metadata.ts";
-import { createSession, optimizationLevelHint } from "./session.ts";
+import { createSession, optimizationLevelHint, type SessionSettings } from "./session.ts";
 
 export interface Detector {
   readonly inputWidth: number;
@@ -57,10 +57,9 @@ export function chooseDetector(orientation: "landscape" | "portrait", requested:
   return { kind: "centernet", why: "default" };
 }
 
-export interface DetectorOptions {
+export interface DetectorOptions extends SessionSettings {
   scoreThreshold?: Partial<Record<DetectionClass, number>>;
   iouThreshold?: number;
-  threads?: number;
   log?: (m: string) => void;
 }
 
@@ -82,7 +81,7 @@ export async function loadYoloDetector(modelPath = resolveDetectorModel(), opts:
   // A model may ask for a lower optimization level in its metadata (the default detector does: the
   // "all" level's blocked NCHWc layout made its 1×1 colour convolutions ~40 % slower on CPU).
   const optimizationLevel = optimizationLevelHint(info.metadata.graph_optimization_level);
-  const session = await createSession(info.bytes, { threads: opts.threads, log: opts.log, optimizationLevel });
+  const session = await createSession(info.bytes, { threads: opts.threads, cpuOnly: opts.cpuOnly, log: opts.log, optimizationLevel });
   const outputName = session.outputNames[0];
   const thresholds: Record<DetectionClass, number> = { ball: 0.5, rim: 0.5, person: 0.3, ...opts.scoreThreshold };
   const iou = opts.iouThreshold ?? 0.45;

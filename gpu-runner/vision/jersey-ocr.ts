@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import ort from "onnxruntime-node";
-import { createSession } from "./session.ts";
+import { createSession, type SessionSettings } from "./session.ts";
 
 const REC_HEIGHT = 48;
 
@@ -24,9 +24,9 @@ export function ocrModelPaths() {
   return { rec: path.join(dir, "ch_PP-OCRv4_rec_infer.onnx"), keys: path.join(dir, "ppocr_keys_v1.txt") };
 }
 
-export async function loadJerseyReader(opts: { threads?: number; log?: (m: string) => void } = {}): Promise<JerseyReader> {
+export async function loadJerseyReader(opts: SessionSettings & { log?: (m: string) => void } = {}): Promise<JerseyReader> {
   const paths = ocrModelPaths();
-  const session = await createSession(paths.rec, { threads: opts.threads ?? 1, log: opts.log });
+  const session = await createSession(paths.rec, { threads: opts.threads, cpuOnly: opts.cpuOnly, log: opts.log });
   const keys = readFileSync(paths.keys, "utf8").split(/\r?\n/);
   if (keys[keys.length - 1] === "") keys.pop();
   // CTC classes: 0 is blank, then the dictionary, then a space.

@@ -31,7 +31,7 @@ export interface ModelThread extends BasketballModel {
   close(): Promise<void>;
 }
 
-export type ModelThreadOptions = Pick<CenterNetOptions, "threads"> & { thresholds?: Partial<DecodeThresholds> };
+export type ModelThreadOptions = Pick<CenterNetOptions, "threads" | "cpuOnly"> & { thresholds?: Partial<DecodeThresholds> };
 
 export async function startModelThread(modelPath?: string, options: ModelThreadOptions = {}): Promise<ModelThread> {
   const worker = new Worker(new URL("./model-thread-boot.mjs", import.meta.url), {

@@ -7,6 +7,7 @@ import { defaultCenterNetPath } from "./centernet.ts";
 import { chooseDetector, DEFAULT_MODEL_DIR, loadYoloDetector, type Detector, type DetectorChoice } from "./detector.ts";
 import { loadJerseyReader, type JerseyReader } from "./jersey-ocr.ts";
 import { startModelThread, type ModelThread } from "./model-thread.ts";
+import type { SessionSettings } from "./session.ts";
 
 export interface ModelSettings {
   /** Folder of dropped-in models (`detector.onnx`, `centernet.onnx`); the repository's models/ otherwise. */
@@ -15,11 +16,19 @@ export interface ModelSettings {
   modelThread: boolean;
   /** A detector asked for by name (the synthetic fixture's, for tests and benches of generated games). */
   detector?: string;
+  /** How every model session runs: onnxruntime threads, and CPU only even where CUDA is usable. */
+  session?: SessionSettings;
 }
 
-/** The runner's environment: HOOPS_MODEL_DIR, HOOPS_MODEL_THREAD=off, HOOPS_DETECTOR. */
+/** The runner's environment: HOOPS_MODEL_DIR, HOOPS_MODEL_THREAD=off, HOOPS_DETECTOR, HOOPS_ORT_THREADS, HOOPS_EXECUTION_PROVIDER=cpu. */
 export function modelSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ModelSettings {
-  return { dir: env.HOOPS_MODEL_DIR || DEFAULT_MODEL_DIR, modelThread: env.HOOPS_MODEL_THREAD !== "off", detector: env.HOOPS_DETECTOR || undefined };
+  const threads = Number(env.HOOPS_ORT_THREADS);
+  return {
+    dir: env.HOOPS_MODEL_DIR || DEFAULT_MODEL_DIR,
+    modelThread: env.HOOPS_MODEL_THREAD !== "off",
+    detector: env.HOOPS_DETECTOR || undefined,
+    session: { threads: Number.isInteger(threads) && threads > 0 ? threads : 1, cpuOnly: env.HOOPS_EXECUTION_PROVIDER === "cpu" },
+  };
 }
 
 /**
@@ -47,7 +56,7 @@ export class AnalysisModels {
   yoloDetector(modelPath: string): Promise<Detector> {
     let p = this.yolo.get(modelPath);
     if (!p) {
-      p = loadYoloDetector(modelPath);
+      p = loadYoloDetector(modelPath, this.settings.session);
       p.catch(() => this.yolo.delete(modelPath));
       this.yolo.set(modelPath, p);
     }
@@ -65,7 +74,7 @@ export class AnalysisModels {
 
   jerseyReader(): Promise<JerseyReader> {
     if (!this.reader) {
-      this.reader = loadJerseyReader();
+      this.reader = loadJerseyReader(this.settings.session);
       this.reader.catch(() => (this.reader = null));
     }
     return this.reader;
@@ -81,7 +90,7 @@ export class AnalysisModels {
   private openBasketball(): Promise<BasketballModel> {
     if (!this.basketballModel) {
       const path = this.centerNetPath;
-      this.basketballModel = this.settings.modelThread ? startModelThread(path) : loadBasketballModel(path);
+      this.basketballModel = this.settings.modelThread ? startModelThread(path, this.settings.session) : loadBasketballModel(path, this.settings.session);
       this.basketballModel.catch(() => (this.basketballModel = null));
     }
     return this.basketballModel;

@@ -4,28 +4,36 @@ import path from "node:path";
 import ort from "onnxruntime-node";
 
 export type ExecutionProvider = "cuda" | "cpu";
-let chosen: ExecutionProvider | undefined;
+
+/** How every model session of a process runs: the runner's settings (vision/models.ts, ModelSettings), handed in. */
+export interface SessionSettings {
+  /** onnxruntime intra-op threads (default 1). */
+  threads?: number;
+  /** Never CUDA, even where it is usable (HOOPS_EXECUTION_PROVIDER=cpu). */
+  cpuOnly?: boolean;
+}
+
+/** Whether this host's onnxruntime-node can run CUDA: probed once (a fact of the installed package, not a setting); false after a CUDA session failed to open. */
+let cudaUsable: boolean | undefined;
 
 /**
- * Decides once per process whether the CUDA execution provider is usable: it must be in the
- * binding's backend list and a session must actually open with it (the npm package ships CUDA
- * support only when its optional download ran). Logged, because a silent CPU fallback on a GPU
- * host would look like a slow runner rather than a misconfigured one.
+ * CUDA when usable, else CPU. CUDA must be in the binding's backend list and a session must
+ * actually open with it (the npm package ships CUDA support only when its optional download ran).
+ * Logged once, because a silent CPU fallback on a GPU host would look like a slow runner rather
+ * than a misconfigured one.
  */
-export function executionProvider(log: (msg: string) => void = console.log): ExecutionProvider {
-  if (chosen) return chosen;
-  const forced = process.env.HOOPS_EXECUTION_PROVIDER;
-  let listed = false;
-  try {
-    // The backend list names CUDA even when the provider library was never downloaded
-    // (onnxruntime-node-install=skip), so also look for the library itself.
-    listed = ort.listSupportedBackends().some((b) => b.name === "cuda") && cudaProviderInstalled();
-  } catch {
-    listed = false;
+export function executionProvider(log: (msg: string) => void = console.log, cpuOnly = false): ExecutionProvider {
+  if (cudaUsable === undefined) {
+    try {
+      // The backend list names CUDA even when the provider library was never downloaded
+      // (onnxruntime-node-install=skip), so also look for the library itself.
+      cudaUsable = ort.listSupportedBackends().some((b) => b.name === "cuda") && cudaProviderInstalled();
+    } catch {
+      cudaUsable = false;
+    }
+    log(`[vision] execution provider: ${cudaUsable && !cpuOnly ? "cuda" : "cpu"}${cudaUsable ? "" : " (CUDA not available in this onnxruntime-node build)"}`);
   }
-  chosen = forced === "cpu" ? "cpu" : listed ? "cuda" : "cpu";
-  log(`[vision] execution provider: ${chosen}${listed ? "" : " (CUDA not available in this onnxruntime-node build)"}`);
-  return chosen;
+  return cudaUsable && !cpuOnly ? "cuda" : "cpu";
 }
 
 export type GraphOptimizationLevel = "disabled" | "basic" | "extended" | "all";
@@ -37,14 +45,14 @@ export function optimizationLevelHint(raw: string | undefined): GraphOptimizatio
 
 export async function createSession(
   modelPath: string | Uint8Array,
-  opts: { threads?: number; log?: (m: string) => void; optimizationLevel?: GraphOptimizationLevel } = {},
+  opts: SessionSettings & { log?: (m: string) => void; optimizationLevel?: GraphOptimizationLevel } = {},
 ): Promise<ort.InferenceSession> {
-  const ep = executionProvider(opts.log);
+  const ep = executionProvider(opts.log, opts.cpuOnly);
   const base: ort.InferenceSession.SessionOptions = {
     graphOptimizationLevel: opts.optimizationLevel ?? "all",
     // One intra-op thread by default: ffmpeg decodes on the other core(s) at the same time, and on
     // the 2-core runner 2 ORT threads fighting the decoder measured slower (bench/runner.ts).
-    intraOpNumThreads: opts.threads ?? Number(process.env.HOOPS_ORT_THREADS ?? 1),
+    intraOpNumThreads: opts.threads ?? 1,
     interOpNumThreads: 1,
   };
   if (ep === "cuda") {
@@ -52,7 +60,7 @@ export async function createSession(
       return await create(modelPath, { ...base, executionProviders: ["cuda", "cpu"] });
     } catch (e) {
       (opts.log ?? console.log)(`[vision] CUDA session failed (${(e as Error).message}); falling back to CPU`);
-      chosen = "cpu";
+      cudaUsable = false;
     }
   }
   return create(modelPath, { ...base, executionProviders: ["cpu"] });

@@ -168,3 +168,14 @@ describe("jersey OCR (PP-OCRv4 recognition)", () => {
     expect(results).toEqual(["23", "7", "10", "45"]);
   });
 });
+
+describe("the runner's model settings", () => {
+  it("are read from the environment once, by modelSettingsFromEnv, and handed to every session (no model file reads the environment)", () => {
+    expect(modelSettingsFromEnv({}).session).toEqual({ threads: 1, cpuOnly: false });
+    expect(modelSettingsFromEnv({ HOOPS_ORT_THREADS: "2", HOOPS_EXECUTION_PROVIDER: "cpu" }).session).toEqual({ threads: 2, cpuOnly: true });
+    // A value that is not a thread count falls back to one thread rather than handing onnxruntime NaN.
+    expect(modelSettingsFromEnv({ HOOPS_ORT_THREADS: "many" }).session?.threads).toBe(1);
+    for (const file of ["session.ts", "centernet.ts", "detector.ts", "jersey-ocr.ts", "basketball.ts", "model-thread.ts", "model-thread-worker.ts"])
+      expect(readFileSync(path.join(import.meta.dirname, "../../gpu-runner/vision", file), "utf8"), file).not.toMatch(/process\.env/);
+  });
+});
