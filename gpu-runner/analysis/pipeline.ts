@@ -201,6 +201,9 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisRun> {
   progress("analyze", 0);
   try {
     const obs = await observeVideo(input, info, diagnostics.timings, progress);
+    // The raw observations are for benches that keep them (bench/realclips.ts); the rules read the
+    // assembled ones. Not held through the rules: on a long video they are most of the memory.
+    delete obs.details;
     if (obs.frames === 0) throw new AnalysisError("source_invalid", "no frames could be decoded");
     progress("analyze", 100);
     return await analyzeObservations(input, info, obs, diagnostics);
