@@ -1,7 +1,8 @@
 // One player per one-person clip (issue 25, point 4): runs analyzeGame on the named TUNING clips of
 // ../shared/realclips that show one person (chosen from the manifest's notes and frames) and counts
-// the players the result credits. Never choose or tune on held_out clips.
-//   npx tsx bench/one-person.ts name,name [--solo]
+// the players the result credits. Never choose or tune on held_out clips: `--measure-held-out` lets
+// held-out clips be named, to measure the issue's held-out target once a change is chosen.
+//   npx tsx bench/one-person.ts name,name [--solo] [--measure-held-out]
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { analyzeGame, AnalysisError } from "../gpu-runner/analysis/pipeline.ts";
@@ -15,17 +16,18 @@ const DIR = path.resolve(import.meta.dirname, "../../shared/realclips");
 const manifest = JSON.parse(readFileSync(path.join(DIR, "manifest.json"), "utf8")) as { clips: Array<{ file: string; split: string }> };
 const names = (process.argv[2] ?? "").split(",").filter(Boolean);
 const solo = process.argv.includes("--solo");
+const measureHeldOut = process.argv.includes("--measure-held-out");
 for (const name of names) {
   const clip = manifest.clips.find((c) => path.basename(c.file, ".mp4") === name);
   if (!clip) throw new Error(`no clip ${name}`);
-  if (clip.split !== "tuning") throw new Error(`${name} is ${clip.split}: only tuning clips are measured here`);
+  if (clip.split !== "tuning" && !measureHeldOut) throw new Error(`${name} is ${clip.split}: only tuning clips are measured here (--measure-held-out to measure one)`);
   const file = path.join(DIR, clip.file);
   try {
     const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.resolve("bench/out/one-person", name), options: solo ? { session_type: "solo" } : {} });
     const teams = new Set(r.players.map((p) => p.team_id)).size;
-    console.log(`${name}\tplayers ${r.players.length}\tteams ${teams}`);
+    console.log(`${name}\t${clip.split}\tplayers ${r.players.length}\tteams ${teams}`);
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
-    console.log(`${name}\t${e.code}`);
+    console.log(`${name}\t${clip.split}\t${e.code}`);
   }
 }
