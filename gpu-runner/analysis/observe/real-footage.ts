@@ -335,13 +335,17 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
     // Between scans the camera moves on (a handheld phone shakes): the rim region measured how far
     // its content moved from its background, and the rim moved with it (a median over five frames
     // keeps one bad measurement out).
-    const shifts = watch.map((w) => w[k]?.shift ?? { dx: 0, dy: 0 });
+    // Where the rim was not watched (another scene, another window's rims) nothing moved it: its
+    // box is kept as it is, not copied, so a long video with many scenes holds one box object per
+    // watched frame rather than one per rim and frame of the whole timeline.
+    const shifts = watch.map((w) => w[k]?.shift ?? null);
+    const half = ob.SHIFT_MEDIAN_FRAMES >> 1;
     return {
       ...r,
       boxes: boxes.map((b, f) => {
-        const half = ob.SHIFT_MEDIAN_FRAMES >> 1;
         const near = shifts.slice(Math.max(0, f - half), f + half + 1);
-        return { ...b, cx: b.cx + median(near.map((s) => s.dx)), cy: b.cy + median(near.map((s) => s.dy)) };
+        if (near.every((s) => s === null)) return b;
+        return { ...b, cx: b.cx + median(near.map((s) => s?.dx ?? 0)), cy: b.cy + median(near.map((s) => s?.dy ?? 0)) };
       }),
     };
   });
