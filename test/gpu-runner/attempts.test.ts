@@ -24,7 +24,7 @@ describe("attempts and makes around one rim", () => {
   it("takes its thresholds as settings: a passage the rules call made is missed when the net column is narrowed", () => {
     const ball = path([...lead(10), [-3, -3], [-2.4, -2.2], [-1.8, -1.5], [-1.2, -0.9], [-0.6, -0.45], [-0.1, -0.1], [0.3, 0.4], [0.4, 0.9], [0.4, 1.5], ...lead(10)]);
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })[0].made).toBe(true);
-    const narrow = { JUST_BELOW_ACROSS_RIM_WIDTHS: 0.2, IN_NET_ACROSS_RIM_WIDTHS: 0.2 };
+    const narrow = { JUST_BELOW_ACROSS_RIM_WIDTHS: 0.2, IN_NET_ACROSS_RIM_WIDTHS: 0.2, FELL_ACROSS_RIM_WIDTHS: 0.2 };
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, settings: narrow })[0].made).toBe(false);
     // Out of reach of the ring altogether: no attempt.
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS, settings: { NEAR_RIM_WIDTHS: 0.05 } })).toHaveLength(0);
@@ -79,6 +79,26 @@ describe("attempts and makes around one rim", () => {
     const found = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
     expect(found).toHaveLength(1);
     expect(found[0].made).toBe(true);
+  });
+
+  it("a camera under the ring: the ball never seen above it, seen falling from the ring down through the net, is a made attempt", () => {
+    // In from the side at the ring's height (never 0.3 widths above it), lost a moment in the ring, then down the net's column.
+    const fall: Array<[number, number]> = [[0.2, 0.35], [0.2, 0.5], [0.2, 0.7], [0.15, 0.95], [0.15, 1.2]];
+    const underRing = path([...lead(10), [-0.9, 0.25], [-0.7, 0.25], [-0.5, 0.2], [-0.3, 0.15], null, null, ...fall, ...lead(10)]);
+    const found = detectAttempts(underRing, rims(underRing.length), 0, { fps: FPS });
+    expect(found).toHaveLength(1);
+    expect(found[0].made).toBe(true);
+    expect(found[0].evidence.through).toBe(true);
+    // The same fall beside the net (outside the ring's column), or one that stops halfway down the net, is no attempt.
+    const beside = path([...lead(10), [-0.9, 0.25], [-0.7, 0.25], [-0.5, 0.2], [-0.3, 0.15], null, null, ...fall.map(([u, v]): [number, number] => [u + 0.8, v]), ...lead(10)]);
+    expect(detectAttempts(beside, rims(beside.length), 0, { fps: FPS })).toHaveLength(0);
+    const halfway = path([...lead(10), [-0.9, 0.25], [-0.7, 0.25], [-0.5, 0.2], [-0.3, 0.15], null, null, ...fall.slice(0, 3), ...lead(10)]);
+    expect(detectAttempts(halfway, rims(halfway.length), 0, { fps: FPS })).toHaveLength(0);
+    // A ball bouncing in the net (down, up, down) is not a steady fall.
+    const bouncing = path([...lead(10), [-0.3, 0.15], [0.1, 0.5], [0.1, 0.3], [0.1, 0.7], [0.1, 0.5], [0.1, 0.95], ...lead(10)]);
+    expect(detectAttempts(bouncing, rims(bouncing.length), 0, { fps: FPS })).toHaveLength(0);
+    // Its thresholds are settings: a net taken to hang lower than the fall reaches, no attempt.
+    expect(detectAttempts(underRing, rims(underRing.length), 0, { fps: FPS, settings: { FELL_TO_V: 1.5 } })).toHaveLength(0);
   });
 
   it("a ball bouncing up off the rim and back down within a second is one attempt", () => {

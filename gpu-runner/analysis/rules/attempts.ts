@@ -5,7 +5,9 @@
 // An attempt is the ball arriving at the ring from above: it comes close to the ring (within about
 // a rim width) having been seen higher up shortly before, and it was not simply held there. It is
 // made when the ball is seen passing down through the ring (above it, then below it inside its
-// width, and not back above it afterwards) and, where the net can be watched, the net moves.
+// width, and not back above it afterwards) and, where the net can be watched, the net moves. A camera
+// under the ring (a close-up from below) never sees the ball above it: there the ball seen falling
+// from the ring down through the net's column is both the arrival and the passage.
 import type { Box } from "../types.ts";
 import type { BallObs } from "./tracks.ts";
 
@@ -94,6 +96,16 @@ export const ATTEMPT_DEFAULTS = {
   NET_STRONG_RATIO: 9,
   /** …and the ball was seen within this many rim widths of the ring. */
   NET_STRONG_CLOSEST_RIM_WIDTHS: 0.75,
+  /**
+   * Fell from the ring through the net (a camera under the ring, which never sees the ball above it):
+   * seen at the ring, then lower on every later sighting, inside the net's column (this many rim
+   * widths either side of the ring's centre)…
+   */
+  FELL_ACROSS_RIM_WIDTHS: 0.75,
+  /** …down to this far below the ring's centre (a net hangs about 0.9 ring widths; chosen on the tuning clips, docs/analysis.md)… */
+  FELL_TO_V: 0.9,
+  /** …in at least this many sightings, within THROUGH_WITHIN_S of the first one at the ring. */
+  FELL_MIN_SIGHTINGS: 3,
 };
 
 export type AttemptSettings = typeof ATTEMPT_DEFAULTS;
@@ -154,7 +166,10 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
       if (!p?.seen || p.v >= -o.FROM_ABOVE_RIM_WIDTHS || Math.abs(p.u) >= o.FROM_ABOVE_ACROSS_RIM_WIDTHS) continue;
       for (let h = Math.max(g + 1, start); h <= end && !fromAbove; h++) if (isNear(h) && at(h)!.v > p.v + o.FROM_ABOVE_DROP_RIM_WIDTHS) fromAbove = true;
     }
-    if (!fromAbove) continue;
+    // Or, seen from under the ring, it fell from the ring down through the net.
+    const passageFrom = Math.max(0, start - Math.round(fps * o.PASSAGE_BEFORE_S)), passageTo = Math.min(n - 1, end + Math.round(fps * o.PASSAGE_AFTER_S));
+    const fellAt = fellThroughNet(R, start, passageTo, fps, o, isNear);
+    if (!fromAbove && fellAt < 0) continue;
     // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
     let heldBefore = 0;
     for (let g = Math.max(0, start - Math.round(fps * o.HELD_LOOKBACK_S)); g < start; g++) if (isNear(g)) heldBefore++;
@@ -163,7 +178,7 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     for (let g = start; g <= end; g++) if (R[g]?.seen) closest = Math.min(closest, nearness(R[g]!));
     // Arrived only where it was heading: the closest it was seen is its last sighting before.
     for (let g = start - 1; g >= 0 && closest === Infinity; g--) if (R[g]?.seen) closest = nearness(R[g]!);
-    const { through, outAfter } = passage(R, Math.max(0, start - Math.round(fps * o.PASSAGE_BEFORE_S)), Math.min(n - 1, end + Math.round(fps * o.PASSAGE_AFTER_S)), fps, o);
+    const { through, outAfter } = passage(R, passageFrom, passageTo, fps, o, fellAt);
     const netRatio = opts.netMotion ? netMovement(opts.netMotion, start, fps, o) : null;
     attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio, closest, o), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
   }
@@ -224,10 +239,12 @@ function netMovement(net: number[], at: number, fps: number, o: AttemptSettings)
  * Through: a seen ball above the ring (ABOVE_RING_*) followed within THROUGH_WITHIN_S (a ball can sit
  * on the rim before dropping) by a seen ball below the ring inside its column (JUST_BELOW_*, or in the
  * net: IN_NET_*), along a continuous path (no step faster than PATH_SPEED_RIM_WIDTHS_PER_S: a jump is
- * another object, not the ball). Out after: once below, the ball comes back above the ring near it
- * (OUT_AFTER_*: a bounce off the far rim seen in projection), which a made ball never does.
+ * another object, not the ball); or, where it was never seen above the ring, its fall from the ring
+ * down through the net (`fellAt`, fellThroughNet: the frame it reached the net's bottom, -1 if it did
+ * not). Out after: once below, the ball comes back above the ring near it (OUT_AFTER_*: a bounce off
+ * the far rim seen in projection), which a made ball never does.
  */
-function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o: AttemptSettings): { through: boolean; outAfter: boolean } {
+function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o: AttemptSettings, fellAt = -1): { through: boolean; outAfter: boolean } {
   const window = Math.round(fps * o.THROUGH_WITHIN_S);
   const below = (p: Rel) => (p.v > o.JUST_BELOW_V && Math.abs(p.u) < o.JUST_BELOW_ACROSS_RIM_WIDTHS) || (p.v > o.IN_NET_V && Math.abs(p.u) < o.IN_NET_ACROSS_RIM_WIDTHS);
   const maxStep = Math.max(1, o.PATH_SPEED_RIM_WIDTHS_PER_S / fps);
@@ -245,6 +262,7 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
       lastF = b;
     }
   }
+  if (throughAt < 0) throughAt = fellAt;
   if (throughAt < 0) return { through: false, outAfter: false };
   let outAfter = false;
   for (let g = throughAt + 1; g <= Math.min(R.length - 1, throughAt + Math.round(fps * o.OUT_AFTER_WITHIN_S)); g++) {
@@ -255,3 +273,32 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * The ball fell from the ring down through the net: a seen ball at the ring (`isNear`) inside the
+ * net's column (FELL_ACROSS_RIM_WIDTHS either side of its centre), then seen lower on every later
+ * sighting, still inside the column, along a continuous path (PATH_SPEED_RIM_WIDTHS_PER_S), reaching
+ * FELL_TO_V below the ring's centre within THROUGH_WITHIN_S, FELL_MIN_SIGHTINGS sightings in all.
+ * What a camera under the ring sees of a shot going in (it never sees the ball above the ring); a ball
+ * that stops falling, rises again or leaves the column is not falling through the net. Returns the
+ * frame the ball reached FELL_TO_V, or -1.
+ */
+function fellThroughNet(R: Array<Rel | null>, from: number, to: number, fps: number, o: AttemptSettings, isNear: (f: number) => boolean): number {
+  const maxStep = Math.max(1, o.PATH_SPEED_RIM_WIDTHS_PER_S / fps);
+  const window = Math.round(fps * o.THROUGH_WITHIN_S);
+  const inColumn = (p: Rel) => Math.abs(p.u) < o.FELL_ACROSS_RIM_WIDTHS;
+  for (let a = from; a <= to; a++) {
+    const pa = R[a];
+    if (!pa?.seen || !isNear(a) || !inColumn(pa)) continue;
+    let last = pa, lastF = a, sightings = 1;
+    for (let b = a + 1; b <= Math.min(to, a + window); b++) {
+      const pb = R[b];
+      if (!pb?.seen) continue;
+      if (!inColumn(pb) || pb.v <= last.v || Math.hypot(pb.u - last.u, pb.v - last.v) > maxStep * (b - lastF)) break;
+      last = pb;
+      lastF = b;
+      if (++sightings >= o.FELL_MIN_SIGHTINGS && pb.v >= o.FELL_TO_V) return b;
+    }
+  }
+  return -1;
+}
