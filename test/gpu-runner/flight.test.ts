@@ -78,3 +78,32 @@ describe("ballisticRelease after an earlier shot", () => {
     expect(Math.abs(r.frame - 75)).toBeLessThanOrEqual(1);
   });
 });
+
+describe("ballisticRelease for a flight that leaves the picture over the top", () => {
+  // Released at frame 20, a high arc whose top is 200 px above the picture: out of it (centre above
+  // half a ball) from frame 25 to frame 50, back down to the rim's height (150 px) at frame 54.
+  const OUT_RELEASE = 20, OUT_RIM = 54;
+  function overTheTop(): Array<BallObs | null> {
+    return Array.from({ length: 60 }, (_, f) => {
+      const t = (f - OUT_RELEASE) / FPS;
+      const [x, y] = f < OUT_RELEASE ? [100 + 0.5 * (f - OUT_RELEASE), 200 + 2.5 * (OUT_RELEASE - f)] : [100 + 150 * t, 200 - 700 * t + 300 * t * t];
+      return y < BALL / 2 ? null : { cx: x, cy: y, w: BALL, h: BALL, score: 0.8 };
+    });
+  }
+
+  it("the ball above the picture is not lost: the flight is seeded on both sides of the gap and the release is found before it", () => {
+    const ball = overTheTop();
+    expect(ball.slice(25, 51).every((b) => b === null)).toBe(true);
+    const r = ballisticRelease(ball, OUT_RIM, FPS)!;
+    expect(Math.abs(r.frame - OUT_RELEASE)).toBeLessThanOrEqual(1);
+  });
+
+  it("a stray hit inside the gap does not stop it; a ball at the top edge that one parabola cannot join to the return is not where the flight left", () => {
+    const withStray = overTheTop();
+    withStray[40] = { cx: 400, cy: 300, w: BALL, h: BALL, score: 0.5 };
+    expect(Math.abs(ballisticRelease(withStray, OUT_RIM, FPS)!.frame - OUT_RELEASE)).toBeLessThanOrEqual(1);
+    // Another ball rising out of the picture far to the left, a second before: not this flight.
+    const other = overTheTop().map((b, f) => (f <= 24 ? (b && { ...b, cx: b.cx - 600 - 40 * (f - 20) }) : b));
+    expect(ballisticRelease(other, OUT_RIM, FPS)!.frame).toBeGreaterThanOrEqual(51);
+  });
+});
