@@ -22,6 +22,14 @@ export const COURT_REGISTRATION_DEFAULTS = {
   MIN_HIT_SHARE_OVER_DENSITY: 2.5,
   /** and at least this many hits per 100 px of image width (a court, not a few stray pixels). */
   MIN_HITS_PER_100PX: 12,
+  /**
+   * The winning guess's key must cover at least this share of the picture: a view that squeezes
+   * the whole court onto one stripe (seen edge-on) draws every line on it and is no view of a
+   * floor. Checked on the winner only, as the stripe share is: refusing such guesses before the
+   * choice lets a wrong court win on pictures where the squeezed guess won and was refused (the
+   * unit tests' NCAA and high school views without the baseline).
+   */
+  MIN_KEY_AREA_SHARE: 0.002,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
   /** Refinement: template lines are sampled every this many metres, */
@@ -189,6 +197,17 @@ export function keySeenUpright(h: H3, type: CourtTypeId): boolean {
   return convex(q) && signedArea(q) > 0;
 }
 
+/** The key's area in the picture through h (square pixels; 0 when a corner is behind the camera). */
+export function keyAreaPx(h: H3, type: CourtTypeId): number {
+  const q: Pt[] = [];
+  for (const p of KEY_CORNERS[type]) {
+    const w = h[6] * p[0] + h[7] * p[1] + h[8];
+    if (w <= 0) return 0;
+    q.push([(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w]);
+  }
+  return Math.abs(signedArea(q));
+}
+
 /** The key's centre in the picture through h (court metres → pixels). */
 function keyCentreIn(h: H3, type: CourtTypeId): Pt {
   const x = COURT_TEMPLATES[type].freeThrowFromBaseline / 2;
@@ -291,6 +310,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   density /= W * H;
   const share = best.hits / Math.max(1, best.inPicture);
   if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
+  if (keyAreaPx(best.h, best.type) < o.MIN_KEY_AREA_SHARE * W * H) return null;
   return best;
 }
 
