@@ -392,7 +392,7 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
   const inPlay = watched.map((rim, k) => {
     const looks = rim.boxes.map((_, i) => {
       const w = watch[rim.from + i]?.[k];
-      return w?.looked ? ofClass(w.detections, "rim") : null;
+      return w?.looked ? w.detections : null;
     });
     return ringSeenAtRim(looks, rim.boxes, seen) && ballCameToRim([watchedPaths[k].ball, ball.slice(rim.from, rim.from + rim.boxes.length)], rim.boxes, fps, play);
   });
