@@ -143,7 +143,7 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * so sweeping the ball-path, rim-play and attempt settings costs seconds, not a model pass. The
  * replay gives the same shots as a fresh run (JSON keeps every number exactly).
  */
-async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
+export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
   const input = { models, videoPath, video, workDir, options: {}, settings };
   const s = realFootageSettings(settings.realFootage);
   const file = observationFile(cacheDir, clip, settings, s);
