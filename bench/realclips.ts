@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
+import { clipBootstrapIntervals, clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
@@ -143,7 +143,7 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * so sweeping the ball-path, rim-play and attempt settings costs seconds, not a model pass. The
  * replay gives the same shots as a fresh run (JSON keeps every number exactly).
  */
-async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
+export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
   const input = { models, videoPath, video, workDir, options: {}, settings };
   const s = realFootageSettings(settings.realFootage);
   const file = observationFile(cacheDir, clip, settings, s);
@@ -199,6 +199,8 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
 }
 
 export interface PartSummary extends ShotScores {
+  /** The middle 95 % of F1 and made/missed over clips drawn with replacement (metrics.ts clipBootstrapIntervals). */
+  intervals: { f1: ScoreInterval; madeAccuracy: ScoreInterval };
   /** Clips labelled with an attempt (so with a visible hoop) that did not come back processed. */
   visibleHoopFailures: string[];
   videoSeconds: number;
@@ -210,6 +212,7 @@ export function summarize(scores: ClipScore[]): PartSummary {
   const sum = (f: (s: ClipScore) => number) => scores.reduce((a, s) => a + f(s), 0);
   return {
     ...scoreShots(scores),
+    intervals: clipBootstrapIntervals(scores),
     visibleHoopFailures: scores.filter((s) => s.truthAttempts > 0 && s.outcome !== "processed").map((s) => `${s.clip} (${s.outcome})`),
     videoSeconds: sum((s) => s.videoSeconds),
     analysisSeconds: sum((s) => s.analysisSeconds),
@@ -323,6 +326,8 @@ function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
   }));
 }
 
+const interval = (i: ScoreInterval) => (i ? `${Math.round(i[0] * 100)}–${Math.round(i[1] * 100)} %` : "–");
+
 /** The summary of each part side by side, one row a measure (the issue's targets in the last column). */
 function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, string | number>> {
   const row = (measure: string, value: (p: PartSummary) => string, target: string) => ({ measure, ...Object.fromEntries(parts.map(([k, p]) => [k, p.clips ? value(p) : "–"])), target });
@@ -331,6 +336,7 @@ function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, 
     row("attempt precision / recall", (p) => `${pct(p.precision)} / ${pct(p.recall)}`, ""),
     row("attempt F1", (p) => pct(p.f1), "held-out ≥ 85 %"),
     row("made/missed on matched attempts", (p) => pct(p.madeAccuracy), "held-out ≥ 85 %"),
+    row("F1 / made/missed, 95 % interval over clips", (p) => `${interval(p.intervals.f1)} / ${interval(p.intervals.madeAccuracy)}`, ""),
     row("clips exactly right", (p) => `${p.exactlyRight} / ${p.clips}`, ""),
     row("release error, median / share within 0.2 s", (p) => (p.medianReleaseErrorS === null ? "–" : `${p.medianReleaseErrorS.toFixed(2)} s / ${pct(p.releasesWithinSameS)}`), ""),
     row("clips with attempts and makes within ±1", (p) => `${p.withinOne} / ${p.clips}`, ""),

@@ -20,16 +20,22 @@ export const MetadataSchema = z
 /** Said of every option the analysis does not act on yet (docs/sessions.md): recorded only. */
 const RECORDED_ONLY = "Recorded only: validated, stored, echoed and part of the same-link dedupe key; the current analysis does not act on it.";
 
+/** The values of each enumerated option: the submit body and the session object's `options` list them from here. */
+export const SESSION_TYPES = ["solo", "1v1", "2v2", "3v3", "4v4", "5v5"] as const;
+export const COURT_TYPES = ["full", "half"] as const;
+export const CAMERA_SETUPS = ["fixed", "panning", "handheld"] as const;
+export const JERSEY_READING = ["auto", "enabled", "disabled"] as const;
+
 const submitOptionFields = {
-  session_type: z.enum(["solo", "1v1", "2v2", "3v3", "4v4", "5v5"]).default("5v5").meta({ description: "Players per side. `solo` acts: the analysis takes everyone seen apart in time as the one player, on one side. The other values are validated, stored, echoed and part of the same-link dedupe key only." }),
-  court_type: z.enum(["full", "half"]).default("full").meta({ description: `\`full\` court or one \`half\`. ${RECORDED_ONLY}` }),
+  session_type: z.enum(SESSION_TYPES).default("5v5").meta({ description: "Players per side. `solo` acts: the analysis takes everyone seen apart in time as the one player, on one side. The other values are validated, stored, echoed and part of the same-link dedupe key only." }),
+  court_type: z.enum(COURT_TYPES).default("full").meta({ description: `\`full\` court or one \`half\`. ${RECORDED_ONLY}` }),
   camera_setup: z
-    .enum(["fixed", "panning", "handheld"])
+    .enum(CAMERA_SETUPS)
     .default("fixed")
     .meta({ description: `\`fixed\` (tripod, whole court in view), \`panning\` (follows play), \`handheld\`. ${RECORDED_ONLY}` }),
   has_jerseys: z.boolean().default(true).meta({ description: "Whether players wear numbered jerseys" }),
   jerseys: z
-    .enum(["auto", "enabled", "disabled"])
+    .enum(JERSEY_READING)
     .default("auto")
     .meta({ description: "Jersey-number reading: `auto` (when `has_jerseys`), `enabled`, `disabled`. Rosters need `auto` or `enabled`." }),
 };

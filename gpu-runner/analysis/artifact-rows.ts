@@ -3,7 +3,7 @@
 import type { Letterbox } from "../media/frames.ts";
 import type { Detections } from "../vision/detections.ts";
 import type { PossessionSegment } from "./rules/possession.ts";
-import { hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
+import { hoopBoxAt, hoopInView, type BallObs, type HoopTrack, type PlayerTrack } from "./rules/tracks.ts";
 import type { Box, Point, RGB, ShotResult } from "./types.ts";
 
 export function medianColor(cs: RGB[]): RGB {
@@ -33,7 +33,7 @@ export function* ballRows(perFrame: ReadonlyArray<Detections>, ball: Array<BallO
 export function* hoopRows(perFrame: ReadonlyArray<Detections>, hoops: HoopTrack[], fps: number, lb: Letterbox) {
   for (let f = 0; f < perFrame.length; f++) {
     const dets = perFrame[f].filter((d) => d.className === "rim");
-    yield { frame: f, t: round3(f / fps), hoops: hoops.filter((h) => hoopInView(h, f)).map((h) => ({ id: h.id, ...normBox(h.boxes[f], lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
+    yield { frame: f, t: round3(f / fps), hoops: hoops.filter((h) => hoopInView(h, f)).map((h) => ({ id: h.id, ...normBox(hoopBoxAt(h, f), lb) })), detections: dets.map((d) => ({ ...normBox(d, lb), score: round3(d.score) })) };
   }
 }
 

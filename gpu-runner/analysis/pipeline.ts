@@ -179,10 +179,11 @@ interface FoundShot extends ShotEvent {
 function findShots(obs: Observations, attempts?: Partial<AttemptSettings>): FoundShot[] {
   if (!obs.rimWatch) return detectShots(obs.ball, obs.rims, { fps: obs.fps }).map((e) => ({ ...e, evidence: null }));
   const all: FoundShot[] = obs.rims.flatMap((rim, k) =>
+    // The rim's watch covers its own frames, from `rim.from` on (tracks.ts, hoopBoxAt).
     detectAttempts(obs.rimWatch![k].ball, rim.boxes, rim.id, { fps: obs.fps, netMotion: obs.rimWatch![k].netMotion, settings: attempts }).map((a) => ({
       hoop: a.rim,
-      rimFrame: a.rimFrame,
-      endFrame: a.endFrame,
+      rimFrame: a.rimFrame + (rim.from ?? 0),
+      endFrame: a.endFrame + (rim.from ?? 0),
       made: a.made,
       evidence: a.evidence,
     })),

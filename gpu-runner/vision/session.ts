@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import ort from "onnxruntime-node";
@@ -85,5 +85,5 @@ function cudaProviderInstalled(): boolean {
   } catch {
     return false;
   }
-  return existsSync("/nonexistent");
+  return false;
 }

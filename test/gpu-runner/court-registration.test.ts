@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
+import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
+import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
+import { runTool } from "../../gpu-runner/media/run.ts";
 
 const W = 480, H = 270;
 
@@ -175,6 +178,36 @@ describe("registering a court drawn through a known homography", () => {
     // Upside down (y' = H − y): the court lies above its horizon.
     const flipped: H3 = [-truth[0] + W * truth[6], -truth[1] + W * truth[7], -truth[2] + W * truth[8], -truth[3] + H * truth[6], -truth[4] + H * truth[7], -truth[5] + H * truth[8], truth[6], truth[7], truth[8]];
     expect(plausibleView(flipped, applyHomography(flipped, [2.9, 0]))).toBe(false);
+  });
+
+  // A real picture (chonyy_outdoor_handheld_1shot at 0.5 s, a tuning clip) with fainter stripes
+  // counted than the default (contrast 14, not 18): the best guess squeezed the whole court onto
+  // the edge of the free-throw circle, seen edge-on (its key 27 px², landmarks 22–26 m off), and
+  // every line drawn on that one stripe passed the stripe share. A key that small is no view.
+  it("a view that squeezes the court onto one stripe is refused (a real picture, fainter stripes counted)", async () => {
+    const clip = path.join(REALCLIPS_DIR, "clips", "chonyy_outdoor_handheld_1shot.mp4");
+    expect(existsSync(clip), `no real clips at ${REALCLIPS_DIR}`).toBe(true);
+    const buf = await runTool(FFMPEG, ["-v", "error", "-ss", "0.5", "-i", clip, "-frames:v", "1", "-vf", `scale=${W}:${H}`, "-f", "rawvideo", "-pix_fmt", "gray", "-"]);
+    const mask = ridgeMask(new Uint8Array(buf.buffer, buf.byteOffset, W * H), W, H, { minContrast: 14 });
+    const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+    if (r) {
+      // Right or nothing: the labelled key corners (960×540) within 0.5 m of the found view's.
+      const labelled = labels.frames.find((f) => f.clip === "chonyy_outdoor_handheld_1shot")!;
+      const inv = invertHomography(r.h)!;
+      const lm = courtLandmarks(COURT_TEMPLATES[r.type]);
+      for (const p of labelled.landmarks) {
+        const at = applyHomography(inv, [p.x / 2, p.y / 2]);
+        expect(Math.hypot(at[0] - lm[p.name][0], at[1] - lm[p.name][1])).toBeLessThan(0.5);
+      }
+    }
+  });
+
+  it("the key of a view seen edge-on covers almost nothing; of a real view, several per cent of the picture", () => {
+    const truth = fitCourt("fiba", half)!;
+    expect(keyAreaPx(truth, "fiba")).toBeGreaterThan(0.03 * W * H);
+    // The same view squashed onto the line y = 200 (every court point lands on one row but 1 % of its height).
+    const squashed: H3 = [truth[0], truth[1], truth[2], 0.01 * truth[3] + 198 * truth[6], 0.01 * truth[4] + 198 * truth[7], 0.01 * truth[5] + 198 * truth[8], truth[6], truth[7], truth[8]];
+    expect(keyAreaPx(squashed, "fiba")).toBeLessThan(COURT_REGISTRATION_DEFAULTS.MIN_KEY_AREA_SHARE * W * H);
   });
 
   it("a floor without lines is not registered", () => {

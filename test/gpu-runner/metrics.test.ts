@@ -1,6 +1,6 @@
 // The shot metrics every real-footage figure is computed with (gpu-runner/analysis/metrics.ts).
 import { describe, expect, it } from "vitest";
-import { clipShotCounts, exactlyRight, matchShots, sameShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
+import { clipBootstrapIntervals, clipShotCounts, exactlyRight, matchShots, sameShots, scoreShots } from "../../gpu-runner/analysis/metrics.ts";
 
 const label = (release_s: number | null, result_s: number, made: boolean) => ({ release_s, result_s, made });
 const found = (release: number, rim: number | null, made: boolean) => ({ release, rim, made });
@@ -77,5 +77,30 @@ describe("release errors", () => {
     expect(s.medianReleaseErrorS).toBeCloseTo(0.15);
     expect(s.releasesWithinSameS).toBeCloseTo(2 / 3);
     expect(scoreShots([clipShotCounts([], [])]).medianReleaseErrorS).toBeNull();
+  });
+});
+
+describe("clipBootstrapIntervals", () => {
+  const clip = (truthAttempts: number, attempts: number, matched: number, madeCorrect: number) => ({ truthAttempts, truthMakes: 0, attempts, makes: 0, matched, madeCorrect, releaseErrorsS: [] });
+  const mixed = [clip(1, 1, 1, 1), clip(1, 0, 0, 0), clip(2, 2, 2, 1), clip(1, 2, 1, 0), clip(1, 1, 1, 1)];
+
+  it("holds the pooled score, the same on every run, and has no width when every clip is alike", () => {
+    const pooled = scoreShots(mixed);
+    const { f1, madeAccuracy } = clipBootstrapIntervals(mixed);
+    expect(f1![0]).toBeLessThan(pooled.f1);
+    expect(f1![1]).toBeGreaterThan(pooled.f1);
+    expect(madeAccuracy![0]).toBeLessThan(pooled.madeAccuracy!);
+    expect(madeAccuracy![1]).toBeGreaterThan(pooled.madeAccuracy!);
+    expect(clipBootstrapIntervals(mixed)).toEqual({ f1, madeAccuracy });
+    expect(clipBootstrapIntervals(Array(6).fill(clip(2, 2, 2, 1)))).toEqual({ f1: [1, 1], madeAccuracy: [0.5, 0.5] });
+  });
+
+  it("narrows as the same kind of clips grows in number, and is null where nothing defines it", () => {
+    const width = (i: [number, number] | null) => i![1] - i![0];
+    const few = clipBootstrapIntervals(mixed), many = clipBootstrapIntervals(Array.from({ length: 10 }, () => mixed).flat());
+    expect(width(many.f1)).toBeLessThan(width(few.f1) / 2);
+    expect(width(many.madeAccuracy)).toBeLessThan(width(few.madeAccuracy) / 2);
+    expect(clipBootstrapIntervals([])).toEqual({ f1: null, madeAccuracy: null });
+    expect(clipBootstrapIntervals([clip(1, 0, 0, 0)]).madeAccuracy).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { joinWindows } from "../../gpu-runner/analysis/observe/real-footage.ts";
+import { assembleRealObservations, joinWindows } from "../../gpu-runner/analysis/observe/real-footage.ts";
+import { hoopBoxAt } from "../../gpu-runner/analysis/rules/tracks.ts";
 import { planWindows } from "../../gpu-runner/analysis/observe/windows.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { findSceneCuts, parseSceneTimes } from "../../gpu-runner/media/scenes.ts";
@@ -81,12 +82,37 @@ describe("joinWindows", () => {
     expect(joined.timings).toEqual({ scanMs: 2, watchMs: 4 });
   });
 
+  it("assembles each scene's rim over its own frames: its boxes, ball path and net movement start at its first frame", () => {
+    // Each rim's region sees the ring where it hangs and a ball falling through it; the net's movement is tagged with the global frame.
+    const sample = (f: number, [cx, cy]: [number, number]) => ({
+      detections: [{ className: "rim" as const, cx, cy, w: 40, h: 12, score: 0.6, motion: 0 }, { className: "ball" as const, cx, cy: cy - 40 + 2 * (f % 40), w: 14, h: 14, score: 0.6, motion: 9 }],
+      roi: { x: 0, y: 0, w: 100, h: 100 }, netMotion: f, roiMotion: 0, shift: { dx: 0, dy: 0 }, looked: true,
+    });
+    const w = planWindows(100, [60], 10, { WINDOW_S: 40, MARGIN_S: 1 });
+    const scenes: Array<Array<[number, number]>> = [[[300, 100]], [[300, 100], [100, 80]]];
+    const joined = joinWindows(w.map((window, i) => {
+      const r = raw(window.span, scenes[i]);
+      return { window, raw: { ...r, watch: r.watch.map((_, f) => scenes[i].map((at) => sample(window.span[0] + f, at))) } };
+    }), 100, [6]);
+    const obs = assembleRealObservations(joined);
+    expect(obs.rims.map((r) => [r.from, r.boxes.length])).toEqual([[0, 60], [60, 40], [60, 40]]);
+    expect(obs.rimWatch!.map((rw) => rw.netMotion.length)).toEqual([60, 40, 40]);
+    expect(obs.rimWatch![2].netMotion).toEqual(Array.from({ length: 40 }, (_, i) => 60 + i));
+    // The second scene's rim at (100, 80) saw the ball at frame 61 at y = 80 - 40 + 2 * 21: its path's index 1, the timeline's frame 61.
+    expect(obs.rimWatch![2].ball[1]).toMatchObject({ cx: 100, cy: 82 });
+    expect(obs.ball[61]).toMatchObject({ cx: 100, cy: 82 });
+    expect(obs.ball).toHaveLength(100);
+  });
+
   it("keeps rims of different scenes apart, each in view only in its own scene, and track ids unique", () => {
     const w = planWindows(100, [60], 10, { WINDOW_S: 40, MARGIN_S: 1 });
     const joined = joinWindows(w.map((window, i) => ({ window, raw: raw(window.span, i === 0 ? [[300, 100]] : [[300, 100], [100, 80]]) })), 100, [6]);
     expect(joined.rims.map((r) => r.active)).toEqual([[[0, 60]], [[60, 100]], [[60, 100]]]);
-    // Outside its scene a rim holds its nearest position; nothing is watched there.
-    expect(joined.rims[2].boxes[0]).toEqual(box(100, 80));
+    // A rim keeps boxes for its own scene's frames only (the observations grow with the video, not
+    // with the video times its rims); outside them it holds its nearest position; nothing is watched there.
+    expect(joined.rims.map((r) => [r.from, r.boxes.length])).toEqual([[0, 60], [60, 40], [60, 40]]);
+    expect(hoopBoxAt(joined.rims[2], 0)).toEqual(box(100, 80));
+    expect(hoopBoxAt(joined.rims[0], 99)).toEqual(box(300, 100));
     expect(joined.watch[10].filter(Boolean)).toHaveLength(1);
     expect(joined.watch[70].filter(Boolean)).toHaveLength(2);
     expect(new Set(joined.tracks.map((t) => t.id)).size).toBe(2);

@@ -3,6 +3,7 @@
 // schemas describe it and are what the route definitions reference.
 import { z } from "@hono/zod-openapi";
 import { BOX_SCORE_FIELDS } from "../../contract/box-score";
+import { CAMERA_SETUPS, COURT_TYPES, JERSEY_READING, SESSION_TYPES } from "../../contract/job-options";
 import { ARTIFACT_KINDS, HIGHLIGHT_PREVIEWS, HIGHLIGHT_RENDITIONS, SESSION_ERROR_CODES } from "../../contract/runner-api";
 import { listSchema } from "../lib/lists";
 
@@ -86,11 +87,11 @@ export const SessionVideoSchema = z
 
 export const SessionOptionsSchema = z
   .object({
-    session_type: z.enum(["solo", "1v1", "2v2", "3v3", "4v4", "5v5"]),
-    court_type: z.enum(["full", "half"]),
-    camera_setup: z.enum(["fixed", "panning", "handheld"]),
+    session_type: z.enum(SESSION_TYPES),
+    court_type: z.enum(COURT_TYPES),
+    camera_setup: z.enum(CAMERA_SETUPS),
     has_jerseys: z.boolean(),
-    jerseys: z.enum(["auto", "enabled", "disabled"]),
+    jerseys: z.enum(JERSEY_READING),
   })
   .openapi("SessionOptions");
 

@@ -22,6 +22,14 @@ export const COURT_REGISTRATION_DEFAULTS = {
   MIN_HIT_SHARE_OVER_DENSITY: 2.5,
   /** and at least this many hits per 100 px of image width (a court, not a few stray pixels). */
   MIN_HITS_PER_100PX: 12,
+  /**
+   * The winning guess's key must cover at least this share of the picture: a view that squeezes
+   * the whole court onto one stripe (seen edge-on) draws every line on it and is no view of a
+   * floor. Checked on the winner only, as the stripe share is: refusing such guesses before the
+   * choice lets a wrong court win on pictures where the squeezed guess won and was refused (the
+   * unit tests' NCAA and high school views without the baseline).
+   */
+  MIN_KEY_AREA_SHARE: 0.002,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
   /** Refinement: template lines are sampled every this many metres, */
@@ -85,20 +93,22 @@ function guessCorners(type: CourtTypeId): Pt[][] {
 /** The guesses of every court type, made once when the module loads (constant data). */
 const GUESSES = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, guessCorners(t as CourtTypeId)])) as Readonly<Record<CourtTypeId, Pt[][]>>;
 
-/** Every template line as a polyline in court metres (arcs as short chords). */
-function polylinesOf(type: CourtTypeId): Pt[][] {
+/** Every template line as a named polyline in court metres (arcs as short chords). */
+function polylinesOf(type: CourtTypeId): Array<{ name: string; pts: Pt[] }> {
   return courtLines(COURT_TEMPLATES[type]).map((l) => {
-    if (l.kind === "segment") return [l.a, l.b];
+    if (l.kind === "segment") return { name: l.name, pts: [l.a, l.b] };
     const n = COURT_REGISTRATION_DEFAULTS.ARC_CHORDS;
-    return Array.from({ length: n + 1 }, (_, i) => {
+    const pts = Array.from({ length: n + 1 }, (_, i) => {
       const a = l.from + ((l.to - l.from) * i) / n;
       return [l.centre[0] + l.radius * Math.cos(a), l.centre[1] + l.radius * Math.sin(a)] as Pt;
     });
+    return { name: l.name, pts };
   });
 }
-/** The templates' polylines, made once when the module loads (constant data, never changed after). */
-const POLYLINES = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, polylinesOf(t as CourtTypeId)])) as Readonly<Record<CourtTypeId, Pt[][]>>;
-const polylines = (type: CourtTypeId): Pt[][] => POLYLINES[type];
+/** The templates' polylines by line name, made once when the module loads (constant data, never changed after). */
+const POLYLINES = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, polylinesOf(t as CourtTypeId)])) as Record<CourtTypeId, Array<{ name: string; pts: Pt[] }>>;
+/** The template's lines, or only those named in `only` (the bench reports each line's support apart). */
+const polylines = (type: CourtTypeId, only?: readonly string[]): Pt[][] => POLYLINES[type].filter((l) => !only || only.includes(l.name)).map((l) => l.pts);
 
 /** The part of segment p→q inside [0,W)×[0,H) (Liang–Barsky), or null. */
 function clip(p: Pt, q: Pt, W: number, H: number): [Pt, Pt] | null {
@@ -110,6 +120,11 @@ function clip(p: Pt, q: Pt, W: number, H: number): [Pt, Pt] | null {
     if (pp < 0) { if (r > t1) return null; if (r > t0) t0 = r; } else { if (r < t0) return null; if (r < t1) t1 = r; }
   }
   return [[p[0] + t0 * dx, p[1] + t0 * dy], [p[0] + t1 * dx, p[1] + t1 * dy]];
+}
+
+/** Where a drawn template pixel counts as on a stripe: the ridge mask grown by HIT_RADIUS_PX. */
+export function stripeSupport(mask: Uint8Array, W: number, H: number): Uint8Array {
+  return dilate(mask, W, H, COURT_REGISTRATION_DEFAULTS.HIT_RADIUS_PX);
 }
 
 /** Ridge mask grown by `r` pixels, so a projected sample a pixel off a stripe still finds it. */
@@ -132,11 +147,12 @@ function dilate(mask: Uint8Array, W: number, H: number, r: number): Uint8Array {
  * How well a court → image homography is supported by the stripes, counted in image pixels along
  * the projected template lines (not in metres, which would favour guesses that squeeze lines into
  * the distance): hits (pixels on a stripe), inPicture (pixels drawn inside the picture), and the
- * score hits − MISS_WEIGHT × misses. Lines that reach behind the camera (w ≤ 0) are left out.
+ * score hits − MISS_WEIGHT × misses. Lines that reach behind the camera (w ≤ 0) are left out;
+ * `only` names the template lines to count (all when absent).
  */
-export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: number, H: number): { hits: number; inPicture: number; score: number } {
+export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: number, H: number, only?: readonly string[]): { hits: number; inPicture: number; score: number } {
   let hits = 0, inPicture = 0;
-  for (const poly of polylines(type)) {
+  for (const poly of polylines(type, only)) {
     let prev: Pt | null = null;
     for (const p of poly) {
       const w = h[6] * p[0] + h[7] * p[1] + h[8];
@@ -189,6 +205,17 @@ export function keySeenUpright(h: H3, type: CourtTypeId): boolean {
   return convex(q) && signedArea(q) > 0;
 }
 
+/** The key's area in the picture through h (square pixels; 0 when a corner is behind the camera). */
+export function keyAreaPx(h: H3, type: CourtTypeId): number {
+  const q: Pt[] = [];
+  for (const p of KEY_CORNERS[type]) {
+    const w = h[6] * p[0] + h[7] * p[1] + h[8];
+    if (w <= 0) return 0;
+    q.push([(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w]);
+  }
+  return Math.abs(signedArea(q));
+}
+
 /** The key's centre in the picture through h (court metres → pixels). */
 function keyCentreIn(h: H3, type: CourtTypeId): Pt {
   const x = COURT_TEMPLATES[type].freeThrowFromBaseline / 2;
@@ -223,7 +250,7 @@ function convex(q: Pt[]): boolean {
  */
 export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: readonly CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
-  const support = dilate(mask, W, H, o.HIT_RADIUS_PX);
+  const support = stripeSupport(mask, W, H);
   const slack = o.MAX_CORNER_OUTSIDE;
   const inReach = (p: Pt) => p[0] > -slack * W && p[0] < (1 + slack) * W && p[1] > -slack * H && p[1] < (1 + slack) * H;
   // The best-scoring fit of each court type and guess (guess 0 is the key).
@@ -291,6 +318,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   density /= W * H;
   const share = best.hits / Math.max(1, best.inPicture);
   if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
+  if (keyAreaPx(best.h, best.type) < o.MIN_KEY_AREA_SHARE * W * H) return null;
   return best;
 }
 

@@ -26,7 +26,8 @@ export interface Observations {
   ball: Array<BallObs | null>;
   /**
    * Per rim (same order as `rims`), the ball watched in a region around it, and the net's movement,
-   * when the observer watched rims closely; otherwise shots are read from `ball`.
+   * when the observer watched rims closely; otherwise shots are read from `ball`. Aligned with the
+   * rim's `boxes`: index 0 is timeline frame `rims[k].from` (absent: 0).
    */
   rimWatch: Array<{ ball: Array<BallObs | null>; netMotion: number[] }> | null;
   tracks: PlayerTrack[];

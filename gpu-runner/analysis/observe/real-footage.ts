@@ -243,7 +243,9 @@ export function joinWindows(parts: Array<{ window: ObservationWindow; raw: RawRe
   const tracks: PlayerTrack[] = [];
   const jerseyReads: Array<[number, JerseyRead[]]> = [];
   const candidates: VerifiedRim[] = [];
-  interface JoinedRim { rim: VerifiedRim; boxes: Array<Box | null>; active: Array<[number, number]>; lastWindow: number; lastBox: Box }
+  // A rim continues only from the window just before, so its frames are one run: its boxes start at
+  // its first core frame (`from`) and cover its frames only, whatever the video's length.
+  interface JoinedRim { rim: VerifiedRim; from: number; boxes: Box[]; active: Array<[number, number]>; lastWindow: number; lastBox: Box }
   const joined: JoinedRim[] = [];
   let nextTrackId = 0;
   const timings = { scanMs: 0, watchMs: 0 };
@@ -273,9 +275,9 @@ export function joinWindows(parts: Array<{ window: ObservationWindow; raw: RawRe
       const continued = previous && previous.window.scene === window.scene
         ? joined.find((j) => j.lastWindow === wi - 1 && Math.hypot(j.lastBox.cx - at.cx, j.lastBox.cy - at.cy) <= Math.max(j.lastBox.w, at.w))
         : undefined;
-      const j = continued ?? { rim, boxes: new Array<Box | null>(n).fill(null), active: [], lastWindow: wi, lastBox: at };
+      const j = continued ?? { rim, from: c0, boxes: [], active: [], lastWindow: wi, lastBox: at };
       if (!continued) joined.push(j);
-      for (let f = c0; f < coreEnd; f++) j.boxes[f] = rim.boxes[Math.min(f - offset, rim.boxes.length - 1)];
+      for (let f = c0; f < coreEnd; f++) j.boxes.push(rim.boxes[Math.min(f - offset, rim.boxes.length - 1)]);
       const lastRange = j.active[j.active.length - 1];
       if (lastRange && lastRange[1] === c0) lastRange[1] = coreEnd;
       else j.active.push([c0, coreEnd]);
@@ -289,19 +291,8 @@ export function joinWindows(parts: Array<{ window: ObservationWindow; raw: RawRe
       samples.forEach((sample, k) => (watch[local + offset][rimIndex[k]] = sample));
     });
   });
-  const rims: VerifiedRim[] = joined.map((j, id) => {
-    // Outside the windows it was seen in, a rim holds its nearest position (nothing is watched there).
-    const boxes: Box[] = new Array(n);
-    let lastSeen: Box | null = null;
-    for (let f = 0; f < n; f++) if ((lastSeen = j.boxes[f] ?? lastSeen)) boxes[f] = lastSeen;
-    let nextSeen: Box | null = null;
-    for (let f = n - 1; f >= 0; f--) {
-      if (j.boxes[f]) nextSeen = j.boxes[f];
-      else if (!boxes[f]) boxes[f] = nextSeen!;
-    }
-    const seen = j.active.reduce((a, [s, e]) => a + e - s, 0);
-    return { ...j.rim, id, boxes, coverage: j.rim.coverage * (seen / n), active: j.active };
-  });
+  // Outside the windows it was seen in, a rim holds its nearest position (hoopBoxAt; nothing is watched there).
+  const rims: VerifiedRim[] = joined.map((j, id) => ({ ...j.rim, id, from: j.from, boxes: j.boxes, coverage: j.rim.coverage * (j.boxes.length / n), active: j.active }));
   return { fps: first.fps, every: first.every, width: first.width, height: first.height, scan, rims, candidates, watch, tracks, jerseyReads, cuts, timings };
 }
 
@@ -329,43 +320,53 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
   const { balls: ob, rimPlay: play, rimSeen: seen } = settings;
   const { fps, every, scan, watch } = raw;
   const n = watch.length;
+  // Each rim is looked at over its own frames only, [from, to): a long video's scenes each bring
+  // their rims, and work per rim and frame of the whole timeline would grow with their product.
+  const spans = raw.rims.map((r) => {
+    const from = r.from ?? 0;
+    return { from, to: r.from === undefined ? Math.max(n, r.boxes.length) : from + r.boxes.length };
+  });
   const watched = raw.rims.map((r, k) => {
+    const { from, to } = spans[k];
     const boxes = [...r.boxes];
-    while (boxes.length < n) boxes.push(boxes[boxes.length - 1]);
+    while (boxes.length < to - from) boxes.push(boxes[boxes.length - 1]);
     // Between scans the camera moves on (a handheld phone shakes): the rim region measured how far
     // its content moved from its background, and the rim moved with it (a median over five frames
     // keeps one bad measurement out).
-    // Where the rim was not watched (another scene, another window's rims) nothing moved it: its
-    // box is kept as it is, not copied, so a long video with many scenes holds one box object per
-    // watched frame rather than one per rim and frame of the whole timeline.
-    const shifts = watch.map((w) => w[k]?.shift ?? null);
+    // Where the rim was not watched nothing moved it: its box is kept as it is, not copied.
+    const shifts = boxes.map((_, i) => watch[from + i]?.[k]?.shift ?? null);
     const half = ob.SHIFT_MEDIAN_FRAMES >> 1;
     return {
       ...r,
-      boxes: boxes.map((b, f) => {
-        const near = shifts.slice(Math.max(0, f - half), f + half + 1);
+      from,
+      boxes: boxes.map((b, i) => {
+        const near = shifts.slice(Math.max(0, i - half), i + half + 1);
         if (near.every((s) => s === null)) return b;
         return { ...b, cx: b.cx + median(near.map((s) => s?.dx ?? 0)), cy: b.cy + median(near.map((s) => s?.dy ?? 0)) };
       }),
     };
   });
   // The ball around each rim: candidates linked into a path that must start on something moving
-  // (a static look-alike on the rim or the net must not become the ball).
-  const watchedPaths = watched.map((rim, k) => ({
-    ball: buildBallPath(
-      watch.map((w) => ofClass(w[k]?.detections ?? [], "ball")),
-      {
-        fps,
-        scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,
-        settings: ob.RIM_BALL_PATH,
-        // A path starts only on a candidate that stands out from the region's background; once
-        // started it follows the ball wherever it is predicted, moving or not (slow motion, a ball
-        // rolling on the rim).
-        canSeed: (c, f) => c.motion >= Math.max(ob.SEED_MOTION_MIN, ob.SEED_MOTION_OVER_REGION * (watch[f][k]?.roiMotion ?? 0)),
-      },
-    ),
-    netMotion: watch.map((w) => w[k]?.netMotion ?? 0),
-  }));
+  // (a static look-alike on the rim or the net must not become the ball). Paths and the net's
+  // movement are aligned with the rim's boxes (frame `from` first).
+  const watchedPaths = watched.map((rim, k) => {
+    const at = (i: number) => watch[rim.from + i]?.[k];
+    return {
+      ball: buildBallPath(
+        rim.boxes.map((_, i) => ofClass(at(i)?.detections ?? [], "ball")),
+        {
+          fps,
+          scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,
+          settings: ob.RIM_BALL_PATH,
+          // A path starts only on a candidate that stands out from the region's background; once
+          // started it follows the ball wherever it is predicted, moving or not (slow motion, a ball
+          // rolling on the rim).
+          canSeed: (c, i) => c.motion >= Math.max(ob.SEED_MOTION_MIN, ob.SEED_MOTION_OVER_REGION * (at(i)?.roiMotion ?? 0)),
+        },
+      ),
+      netMotion: rim.boxes.map((_, i) => at(i)?.netMotion ?? 0),
+    };
+  });
   // The scene ball, tracked at the scan's own rate, then placed on the timeline; where a rim's
   // region saw the ball, that sighting (at the full rate, at a closer look) wins.
   const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
@@ -380,15 +381,21 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
     if (s.frame < n) ball[s.frame] = scenePath[i];
   });
   // Every watched region saw the ball at a closer look, a dropped candidate's too (its region shows the scene around it).
-  for (let f = 0; f < n; f++) for (const w of watchedPaths) if (w.ball[f] && !w.ball[f]!.interpolated) ball[f] = w.ball[f];
+  watchedPaths.forEach((w, k) => w.ball.forEach((b, i) => {
+    if (b && !b.interpolated && watched[k].from + i < n) ball[watched[k].from + i] = b;
+  }));
   // A rim is a ring that stays where it hangs (hoop.ts, ringSeenAtRim): a candidate the rim head saw
   // as a ring on a few stills but not at its place while watched — the top of a bouncing ball in an
   // animation, a court line's curve — is no rim. And a rim is where the ball goes (ballCameToRim):
   // a watched candidate the ball never came near — a drawn hoop in an overlay, a floodlight, a
   // sign — is no rim. No rim left: `no_hoops`.
-  const inPlay = watched.map((rim, k) =>
-    ringSeenAtRim(watch.map((w) => (w[k]?.looked ? ofClass(w[k].detections, "rim") : null)), rim.boxes, seen) &&
-    ballCameToRim([watchedPaths[k].ball, ball], rim.boxes, fps, play));
+  const inPlay = watched.map((rim, k) => {
+    const looks = rim.boxes.map((_, i) => {
+      const w = watch[rim.from + i]?.[k];
+      return w?.looked ? w.detections : null;
+    });
+    return ringSeenAtRim(looks, rim.boxes, seen) && ballCameToRim([watchedPaths[k].ball, ball.slice(rim.from, rim.from + rim.boxes.length)], rim.boxes, fps, play);
+  });
   const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
   const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 

@@ -16,7 +16,7 @@ import { dribbleBounces, feetUnderBall, pickDribbler, pickShooter, type HeightMo
 import { flightStartDetail, type ShotEvent } from "./shots.ts";
 import { ballisticRelease, type ReleaseSettings } from "./flight.ts";
 import { reboundSegment } from "./possession.ts";
-import { trackBoxAt, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
+import { hoopBoxAt, trackBoxAt, type BallObs, type HoopTrack, type PlayerTrack } from "./tracks.ts";
 import type { Tag } from "./boxscore.ts";
 import type { Box, Point } from "../types.ts";
 
@@ -167,7 +167,7 @@ export function draftShots(a: AttributionInput): Draft[] {
       box = identityBoxAt(a.identities.find((p) => p.key === approach)!.trackIds, tracks, release, Math.round(fps * 1.0));
       feet = box ? [box.cx, box.cy + box.h / 2] : null;
     }
-    const hoopBox = hoop.boxes[Math.min(release, hoop.boxes.length - 1)];
+    const hoopBox = hoopBoxAt(hoop, release);
     let world = feet && hom ? applyH(hom, feet) : null;
     let distance: number | null = null;
     let is_free_throw = false, is_three_point = false;
@@ -262,7 +262,7 @@ export function homographyAt(samples: KeySample[], hoop: HoopTrack, frame: numbe
   let near = samples.filter((s) => Math.abs(s.frame - frame) <= fps * 3);
   if (near.length < 3) near = samples;
   if (!near.length) return null;
-  const rim = hoop.boxes[Math.min(frame, hoop.boxes.length - 1)];
+  const rim = hoopBoxAt(hoop, frame);
   const quad: Point[] = [0, 1, 2, 3].map((k) => {
     // Corners are matched by angle around the quad centre: the quad's vertex order can rotate between frames.
     const xs = near.map((s) => sortByAngle(s.rel)[k][0]).sort((x, y) => x - y);

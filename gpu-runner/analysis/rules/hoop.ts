@@ -32,6 +32,8 @@ export interface RimTrack {
   fixed: boolean;
   /** Half-open frame ranges in which the rim is in view (set when windows are joined); absent: the whole timeline. */
   active?: Array<[number, number]>;
+  /** Timeline frame of `boxes[0]` when the boxes cover only the rim's own frames (tracks.ts, hoopBoxAt); absent: 0. */
+  from?: number;
 }
 
 /** Rim tracking over the scan's samples: rim widths, shares of samples, model scores. */

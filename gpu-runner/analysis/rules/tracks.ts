@@ -73,11 +73,22 @@ export interface HoopTrack {
   detections: number;
   /** Half-open frame ranges in which the rim is in view (observed window by window); absent: the whole video. */
   active?: Array<[number, number]>;
+  /** Timeline frame of `boxes[0]` (absent: 0). See `hoopBoxAt`. */
+  from?: number;
 }
 
 /** Whether a hoop is in view at a frame (see `HoopTrack.active`). */
 export function hoopInView(hoop: HoopTrack, frame: number): boolean {
   return !hoop.active || hoop.active.some(([s, e]) => frame >= s && frame < e);
+}
+
+/**
+ * The hoop's box at a timeline frame. A rim of one scene of a long video keeps boxes only for its own
+ * frames, from `from` on (so the observations grow with the video, not with the video times its
+ * rims); before them its first box holds, after them its last.
+ */
+export function hoopBoxAt(hoop: Pick<HoopTrack, "boxes" | "from">, frame: number): Box {
+  return hoop.boxes[Math.min(Math.max(0, frame - (hoop.from ?? 0)), hoop.boxes.length - 1)];
 }
 
 /**
