@@ -20,6 +20,7 @@ import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } f
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, courtNormed, isThreePoint } from "../gpu-runner/analysis/rules/court-template.ts";
 import { COURT_REGISTRATION_DEFAULTS, lineSupport, registerCourt, stripeSupport, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
 import { observeCourtViews } from "../gpu-runner/analysis/observe/court-views.ts";
+import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
 import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
@@ -178,16 +179,17 @@ for (const [split, t] of Object.entries(twoThree)) console.log(`${split}\t${t.at
 // analysis runs it: a picture every EVERY_S seconds, decoded and registered. Wall time on this
 // machine (shared and noisy: compare runs made one after the other).
 if (process.argv.includes("--pipeline")) {
-  console.log("\ncourt pass over every clip (observeCourtViews)\nclip\tsplit\tseconds\tviews registered");
-  const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; split: string }> };
+  console.log("\ncourt pass over every clip (observeCourtViews, the submit's default camera_setup: fixed)\nclip\tsplit\tcamera (label)\tseconds\tviews registered\tpicture shift (share of width)\tchanged share\tshots placed by");
+  const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; split: string; camera: string; duration_s: number }> };
   let total = 0, withViews = 0;
   for (const c of manifest.clips) {
     const t0 = performance.now();
-    const views = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c.width, c.height), REAL_FOOTAGE_DEFAULTS.fps);
+    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c.width, c.height), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s });
     const s = (performance.now() - t0) / 1000;
     total += s;
     if (views.length) withViews++;
-    console.log(`${path.basename(c.file, ".mp4")}\t${c.split}\t${s.toFixed(2)}\t${views.length ? `${views.length} (${[...new Set(views.map((v) => v.type))].join(", ")})` : "0"}`);
+    const plan = planCourtViews(views, "fixed", motion);
+    console.log(`${path.basename(c.file, ".mp4")}\t${c.split}\t${c.camera}\t${s.toFixed(2)}\t${views.length ? `${views.length} (${[...new Set(views.map((v) => v.type))].join(", ")})` : "0"}\t${motion.maxShiftShare.toFixed(3)}\t${motion.maxChangedShare.toFixed(2)}\t${plan.why}`);
   }
   console.log(`\n${manifest.clips.length} clips: court pass ${total.toFixed(1)} s in all; clips with a registered view: ${withViews}`);
 }

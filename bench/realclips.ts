@@ -20,7 +20,7 @@ import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
-import type { CourtView } from "../gpu-runner/analysis/rules/court-view.ts";
+import type { CourtView, PictureMotion } from "../gpu-runner/analysis/rules/court-view.ts";
 import { probe, type VideoInfo } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
@@ -149,13 +149,13 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   const file = observationFile(cacheDir, clip, settings, s);
   let obs: Observations;
   if (existsSync(file)) {
-    const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[] };
-    obs = { ...assembleRealObservations(kept.raw, s), courtViews: kept.courtViews };
+    const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[]; courtMotion?: PictureMotion };
+    obs = { ...assembleRealObservations(kept.raw, s), courtViews: kept.courtViews, courtMotion: kept.courtMotion };
   } else {
     const observed = await observeVideo(input, video);
     if (observed.details) {
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(`${file}.part`, JSON.stringify({ raw: observed.details, courtViews: observed.courtViews }));
+      writeFileSync(`${file}.part`, JSON.stringify({ raw: observed.details, courtViews: observed.courtViews, courtMotion: observed.courtMotion }));
       renameSync(`${file}.part`, file);
     }
     obs = observed;

@@ -24,6 +24,7 @@ const RECORDED_ONLY = "Recorded only: validated, stored, echoed and part of the 
 export const SESSION_TYPES = ["solo", "1v1", "2v2", "3v3", "4v4", "5v5"] as const;
 export const COURT_TYPES = ["full", "half"] as const;
 export const CAMERA_SETUPS = ["fixed", "panning", "handheld"] as const;
+export type CameraSetup = (typeof CAMERA_SETUPS)[number];
 export const JERSEY_READING = ["auto", "enabled", "disabled"] as const;
 
 const submitOptionFields = {

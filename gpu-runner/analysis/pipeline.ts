@@ -12,7 +12,7 @@
 // docs/analysis.md describes every stage.
 import { mkdir } from "node:fs/promises";
 import { shotPoints } from "../../contract/box-score.ts";
-import type { Roster, SubmitOptions } from "../../contract/job-options.ts";
+import { DEFAULT_SUBMIT_OPTIONS, type Roster, type SubmitOptions } from "../../contract/job-options.ts";
 import { videoFrames } from "../media/decode.ts";
 import type { VideoInfo } from "../media/probe.ts";
 import { MediaError } from "../media/run.ts";
@@ -35,6 +35,7 @@ import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
 import { clusterTeams, requireOpponent, sceneryTracks } from "./rules/teams.ts";
 import { COURT_TEMPLATES, courtNormed } from "./rules/court-template.ts";
+import { planCourtViews, type CourtViewingWhy, type PictureMotion } from "./rules/court-view.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
 
 export const RUN_VERSION = 2;
@@ -59,6 +60,12 @@ export interface AnalysisDiagnostics {
   timings: RunTimings;
   /** Why each shot got its shooter (bench/accuracy.ts --misses prints it). */
   shooterEvidence: ShooterEvidence[];
+  /**
+   * How the shots were placed on the registered court (rules/court-view.ts): the camera hint, the
+   * views, why one view or the nearest was used, and the pictures' measured motion; null when the
+   * court was not looked for (a whole-frame detector) or the run failed before.
+   */
+  court: { camera_setup: string; views: number; why: CourtViewingWhy; one_view_s: number | null; view_spread_m: number | null; motion: PictureMotion | null } | null;
 }
 
 /** analyzeGame's answer: the result the job reports, and the run's diagnostics beside it. */
@@ -67,7 +74,7 @@ export interface AnalysisRun extends AnalysisResult {
 }
 
 function emptyDiagnostics(): AnalysisDiagnostics {
-  return { timings: { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 }, shooterEvidence: [] };
+  return { timings: { decodeWaitMs: 0, detectMs: 0, ocrMs: 0, courtMs: 0, otherPerFrameMs: 0, scanMs: 0, watchMs: 0, postMs: 0, frames: 0 }, shooterEvidence: [], court: null };
 }
 /**
  * Settings for tests and benches, never a customer's: a claimed job has none, so a session always
@@ -152,6 +159,7 @@ export async function observeVideo(input: AnalyzeInput, info: VideoInfo, tm: Run
     const obs = await observeRealFootage(input.videoPath, info, model, reader, {
       ...realFootageSettings(input.settings?.realFootage),
       fps,
+      camera: input.options.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup,
       signal: input.signal,
       onProgress: (fraction) => progress("analyze", Math.min(99, 100 * fraction)),
     });
@@ -265,6 +273,11 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     throw new AnalysisError("no_shots", "no shot attempts were detected");
   }
 
+  // Which registered view places each shot: one for a fixed camera whose pictures stayed put, else the nearest (rules/court-view.ts).
+  const court = obs.courtViews ? planCourtViews(obs.courtViews, input.options?.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup, obs.courtMotion) : null;
+  diagnostics.court = court && { camera_setup: input.options?.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup, views: court.views.length, why: court.why, one_view_s: court.oneView ? round3(court.oneView.frame / fps) : null, view_spread_m: court.viewSpreadM, motion: obs.courtMotion ?? null };
+  // A shot's `evidence.court_view` in actions.jsonl: the picture (s) whose view placed it, and why that one.
+  const courtViewEvidence = (frame: number | null) => (frame === null || !court ? null : { s: round3(frame / fps), why: court.why });
   const attributionInput = {
     fps,
     frames: n,
@@ -277,7 +290,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     segments,
     heightModel: fitHeightModel(tracks),
     keySamples: courtCalibrated ? obs.keySamples : null,
-    courtViews: obs.courtViews ?? null,
+    court,
     picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
     evidence: diagnostics.shooterEvidence,
     // Real footage sees the ball in pieces (the rim's region, the scan a few times a second): the
@@ -330,7 +343,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     highlights.push({ key: hlKey, shot: shotKey, shot_index: i, start_seconds: round3(start), length_seconds: round3(end - start), is_lowlight: isLowlight(made), is_manual: false, player: players.scorer });
   });
 
-  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType, free_throw: drafts[i].freeThrow } }))));
+  await writeJsonl(artifacts.actions, actionRows(segments, shots, fps, events.map((e, i) => ({ rim: e.rimFrame / fps, evidence: { ...e.evidence, court: drafts[i].courtType, court_view: courtViewEvidence(drafts[i].courtViewFrame), free_throw: drafts[i].freeThrow } }))));
 
   diagnostics.timings.postMs = performance.now() - postStart;
   const ballPath: Array<[number, number, number]> = [];

@@ -124,3 +124,53 @@ export function boxMotion(a: Uint8Array, b: ArrayLike<number>, S: number, x0: nu
     }
   return n ? sum / n : 0;
 }
+
+/** A W×H luma picture's mean over 4×4 blocks (⌊W/4⌋×⌊H/4⌋), into `out`. */
+function blockMeans4(luma: ArrayLike<number>, W: number, H: number, out: Float32Array): Float32Array {
+  const w = W >> 2, h = H >> 2;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) s += luma[(4 * y + j) * W + 4 * x + i];
+      out[y * w + x] = s / 16;
+    }
+  return out;
+}
+
+export const PICTURE_SHIFT_DEFAULTS = {
+  /** A 4×4 block counts as changed when its mean luma differs by more than this (0–255) once the pictures are lined up. */
+  CHANGED_LUMA: 24,
+};
+
+/**
+ * How a whole W×H luma picture moved against a reference of the same size: the shift (dx, dy) in
+ * pixels (a multiple of 4) that lines it up, `picture(x + dx, y + dy) ≈ reference(x, y)`, searched
+ * up to `maxShiftShare` of the width and height each way on 4×4 block means, and the share of the
+ * overlap still changed after it (players moving over a fixed floor; most of it after a cut or a pan
+ * past the search range). A camera on a tripod gives (0, 0) and a small share.
+ */
+export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<number>, W: number, H: number, maxShiftShare = 0.15): { dx: number; dy: number; changedShare: number } {
+  const w = W >> 2, h = H >> 2;
+  const a = blockMeans4(picture, W, H, new Float32Array(w * h)), b = blockMeans4(reference, W, H, new Float32Array(w * h));
+  const rx = Math.ceil(maxShiftShare * w), ry = Math.ceil(maxShiftShare * h);
+  // Mean absolute difference over the overlap; ties keep the smaller shift (searched outward from 0).
+  const differenceAt = (dx: number, dy: number) => {
+    let sum = 0, n = 0;
+    for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y++)
+      for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x++) { sum += Math.abs(a[(y + dy) * w + x + dx] - b[y * w + x]); n++; }
+    return n ? sum / n : Infinity;
+  };
+  let best = { dx: 0, dy: 0, d: differenceAt(0, 0) };
+  for (let dy = -ry; dy <= ry; dy++)
+    for (let dx = -rx; dx <= rx; dx++) {
+      const d = differenceAt(dx, dy);
+      if (d < best.d - 1e-6 || (Math.abs(d - best.d) <= 1e-6 && Math.hypot(dx, dy) < Math.hypot(best.dx, best.dy))) best = { dx, dy, d };
+    }
+  let changed = 0, n = 0;
+  for (let y = Math.max(0, -best.dy); y < Math.min(h, h - best.dy); y++)
+    for (let x = Math.max(0, -best.dx); x < Math.min(w, w - best.dx); x++) {
+      if (Math.abs(a[(y + best.dy) * w + x + best.dx] - b[y * w + x]) > PICTURE_SHIFT_DEFAULTS.CHANGED_LUMA) changed++;
+      n++;
+    }
+  return { dx: 4 * best.dx, dy: 4 * best.dy, changedShare: n ? changed / n : 1 };
+}

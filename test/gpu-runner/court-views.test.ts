@@ -3,7 +3,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
-import { COURT_VIEW_MATCH_DEFAULTS, courtViewAt, type CourtView } from "../../gpu-runner/analysis/rules/court-view.ts";
+import { COURT_CAMERA_DEFAULTS, COURT_VIEW_MATCH_DEFAULTS, courtViewAt, planCourtViews, viewDisagreementM, viewForFrame, type CourtView, type PictureMotion } from "../../gpu-runner/analysis/rules/court-view.ts";
+import { COURT_VIEW_DEFAULTS, observeCourtViews } from "../../gpu-runner/analysis/observe/court-views.ts";
+import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
+import { COURT_TEMPLATES, courtLines } from "../../gpu-runner/analysis/rules/court-template.ts";
+import { framesInMemory } from "../../gpu-runner/media/frames.ts";
+import { pictureShift } from "../../gpu-runner/vision/motion.ts";
+import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
@@ -39,6 +45,124 @@ describe("court views", () => {
       expect(Math.hypot(back[0] - src[0], back[1] - src[1])).toBeLessThan(1e-6);
     }
   });
+});
+
+/** H0 followed by a shift of the picture by (dx, dy) pixels: the same court seen by a camera that moved. */
+const shifted = (h: H3, dx: number, dy: number): H3 => [h[0] + dx * h[6], h[1] + dx * h[7], h[2] + dx * h[8], h[3] + dy * h[6], h[4] + dy * h[7], h[5] + dy * h[8], h[6], h[7], h[8]];
+const STILL: PictureMotion = { pictures: 5, maxShiftShare: 0, maxChangedShare: 0.05 };
+
+describe("camera_setup: one view for a fixed camera, the nearest for a moving one", () => {
+  const fps = 15;
+  // Three pictures of a fixed camera, the middle one registered 2 px off (a player on a line).
+  const steady: CourtView[] = [{ frame: 0, type: "fiba", h: H0 }, { frame: 30, type: "fiba", h: shifted(H0, 2, 0) }, { frame: 60, type: "fiba", h: shifted(H0, 4, 0) }];
+
+  it("fixed, pictures still, views in agreement: the central view places every shot, however far from its picture", () => {
+    const plan = planCourtViews(steady, "fixed", STILL);
+    expect(plan.why).toBe("one_view");
+    expect(plan.oneView!.frame).toBe(30);
+    expect(plan.viewSpreadM).toBeLessThan(COURT_CAMERA_DEFAULTS.MAX_VIEW_SPREAD_M);
+    // A shot two minutes in still has the court (the nearest-view rule gives none past MAX_AGE_S), and one near the first picture takes the same view.
+    const late = 60 + 120 * fps;
+    expect(courtViewAt(steady, late, fps)).toBeNull();
+    expect(viewForFrame(plan, late, fps)!.frame).toBe(30);
+    expect(viewForFrame(plan, 0, fps)!.frame).toBe(30);
+  });
+
+  it("panning or handheld: each shot takes the view nearest its release, as before", () => {
+    for (const setup of ["panning", "handheld"] as const) {
+      const plan = planCourtViews(steady, setup, STILL);
+      expect(plan).toMatchObject({ why: "camera_moves", oneView: null });
+      expect(viewForFrame(plan, 5, fps)!.frame).toBe(0);
+      expect(viewForFrame(plan, 60 + 120 * fps, fps)).toBeNull();
+    }
+  });
+
+  it("a fixed hint on pictures that moved, on views that disagree or without a measurement falls back to the nearest view", () => {
+    const moved = planCourtViews(steady, "fixed", { ...STILL, maxShiftShare: 0.05 });
+    expect(moved).toMatchObject({ why: "picture_moved", oneView: null });
+    expect(viewForFrame(moved, 58, fps)!.frame).toBe(60);
+    // A zoom or a cut changes most of the picture without a shift.
+    expect(planCourtViews(steady, "fixed", { ...STILL, maxChangedShare: 0.8 }).why).toBe("picture_moved");
+    // Pictures still by their shift, but the last view 40 px off (a slow drift between pictures, or a wrong registration).
+    const drift = [...steady.slice(0, 2), { frame: 60, type: "fiba" as const, h: shifted(H0, 40, 0) }];
+    expect(viewDisagreementM(drift[0], drift[2])).toBeGreaterThan(COURT_CAMERA_DEFAULTS.MAX_VIEW_SPREAD_M);
+    expect(planCourtViews(drift, "fixed", STILL)).toMatchObject({ why: "views_disagree", oneView: null });
+    // Two rule books fitted to one video: no one view.
+    expect(planCourtViews([steady[0], { ...steady[1], type: "nba" }], "fixed", STILL).why).toBe("views_disagree");
+    // Observations kept before the pass measured motion.
+    expect(planCourtViews(steady, "fixed", undefined).why).toBe("motion_unknown");
+    expect(planCourtViews([], "fixed", STILL)).toMatchObject({ why: "no_views", oneView: null });
+  });
+
+  it("a picture's shift is found; a player moving over a still floor is no shift", () => {
+    const W = 160, H = 96;
+    const random = seededRandom(3);
+    // A textured scene (blocks of 8 px), and the same scene with the camera turned 12 px right and 8 px down (its content moves 12 px left, 8 up).
+    const blocks = Array.from({ length: (W / 8 + 10) * (H / 8 + 10) }, () => 40 + Math.floor(random() * 180));
+    const scene = (ox: number, oy: number) => Uint8Array.from({ length: W * H }, (_, i) => blocks[Math.floor(((i % W) + ox + 40) / 8) + (W / 8 + 10) * Math.floor((Math.floor(i / W) + oy + 40) / 8)]);
+    const first = scene(0, 0);
+    expect(pictureShift(scene(12, 8), first, W, H)).toMatchObject({ dx: -12, dy: -8 });
+    const player = Uint8Array.from(first);
+    for (let y = 30; y < 70; y++) for (let x = 60; x < 76; x++) player[y * W + x] = 250;
+    const still = pictureShift(player, first, W, H);
+    expect(still).toMatchObject({ dx: 0, dy: 0 });
+    expect(still.changedShare).toBeGreaterThan(0);
+    expect(still.changedShare).toBeLessThan(COURT_CAMERA_DEFAULTS.MAX_CHANGED_SHARE);
+  });
+});
+
+describe("the court pass and camera_setup (synthetic court pictures)", () => {
+  const W = 480, H = 270;
+  // A real camera's view (the labelled tuning frame, 960×540, at half size), as court-registration.test.ts draws courts.
+  const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/court-landmarks.json"), "utf8")) as { frames: Array<{ clip: string; landmarks: NamedPoint[] }> };
+  const truth = fitCourt("fiba", labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 })))!;
+  /** An RGB picture of a grey floor with the FIBA lines painted through h. */
+  const picture = (h: H3) => {
+    const random = seededRandom(1);
+    const data = new Uint8Array(W * H * 3);
+    for (let i = 0; i < W * H; i++) data.fill(85 + Math.floor(random() * 10), 3 * i, 3 * i + 3);
+    for (const l of courtLines(COURT_TEMPLATES.fiba)) {
+      const n = 4000;
+      for (let k = 0; k <= n; k++) {
+        const p: [number, number] = l.kind === "segment" ? [l.a[0] + ((l.b[0] - l.a[0]) * k) / n, l.a[1] + ((l.b[1] - l.a[1]) * k) / n] : [l.centre[0] + l.radius * Math.cos(l.from + ((l.to - l.from) * k) / n), l.centre[1] + l.radius * Math.sin(l.from + ((l.to - l.from) * k) / n)];
+        if (h[6] * p[0] + h[7] * p[1] + h[8] <= 0) continue;
+        const [x, y] = applyHomography(h, p);
+        const X = Math.round(x), Y = Math.round(y);
+        if (X >= 0 && Y >= 0 && X < W && Y < H) data.fill(230, 3 * (Y * W + X), 3 * (Y * W + X) + 3);
+      }
+    }
+    return { data, width: W, height: H };
+  };
+  const seconds = 30;
+
+  it("a fixed camera's long video is registered FIXED_PICTURES times, spread over it, and gives one view", async () => {
+    const still = picture(truth);
+    const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => still), 1), 15, { camera: "fixed", durationS: seconds });
+    expect(pass.motion).toMatchObject({ pictures: COURT_VIEW_DEFAULTS.FIXED_PICTURES, maxShiftShare: 0 });
+    expect(pass.views.length).toBe(COURT_VIEW_DEFAULTS.FIXED_PICTURES);
+    expect(planCourtViews(pass.views, "fixed", pass.motion).why).toBe("one_view");
+  }, 60_000);
+
+  it("a fixed hint on a video whose picture moves halfway is registered every EVERY_S, as a moving camera's, and each shot takes the nearest view", async () => {
+    const before = picture(truth), after = picture(shifted(truth, 24, 0));
+    const frames = Array.from({ length: seconds }, (_, s) => (s < seconds / 2 ? before : after));
+    const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "fixed", durationS: seconds });
+    expect(pass.motion.pictures).toBe(seconds / COURT_VIEW_DEFAULTS.EVERY_S);
+    expect(pass.motion.maxShiftShare).toBeGreaterThan(COURT_CAMERA_DEFAULTS.MAX_PICTURE_SHIFT_SHARE);
+    const plan = planCourtViews(pass.views, "fixed", pass.motion);
+    expect(plan).toMatchObject({ why: "picture_moved", oneView: null });
+    // A shot late in the video is placed with a view of the moved picture.
+    const late = viewForFrame(plan, (seconds - 1) * 15, 15)!;
+    const basket = applyHomography(late.h, [COURT_TEMPLATES.fiba.basketFromBaseline, 0]);
+    const movedBasket = applyHomography(shifted(truth, 24, 0), [COURT_TEMPLATES.fiba.basketFromBaseline, 0]);
+    expect(Math.hypot(basket[0] - movedBasket[0], basket[1] - movedBasket[1])).toBeLessThan(6);
+  }, 60_000);
+
+  it("panning: every EVERY_S, however long the video", async () => {
+    const still = picture(truth);
+    const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => still), 1), 15, { camera: "panning", durationS: seconds });
+    expect(pass.motion.pictures).toBe(seconds / COURT_VIEW_DEFAULTS.EVERY_S);
+  }, 60_000);
 });
 
 describe("shots placed on a court registered from its lines (real footage)", () => {

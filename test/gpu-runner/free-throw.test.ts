@@ -10,6 +10,7 @@ import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 import type { Point } from "../../gpu-runner/analysis/types.ts";
 import { applyHomography, fitHomography, invertHomography } from "../../gpu-runner/vision/homography.ts";
+import { planCourtViews } from "../../gpu-runner/analysis/rules/court-view.ts";
 
 // A camera behind the half-court line looking at the basket: court metres → 1280×720 pixels.
 const fiba = COURT_TEMPLATES.fiba;
@@ -124,7 +125,7 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
       segments: [{ track: "player_1", start: 0, end: release }],
       heightModel: () => 180,
       keySamples: null,
-      courtViews: [{ frame: release, type, h }],
+      court: planCourtViews([{ frame: release, type, h }], "handheld", null),
       picture: { width: 1280, height: 720, scale: 1, padX: 0, padY: 0 },
       release: RELEASE_DEFAULTS,
     };

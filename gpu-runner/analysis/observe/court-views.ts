@@ -1,32 +1,81 @@
 // The court as the camera saw it over the video (issue 25, point 1): a small grey picture every
-// few seconds, registered from its painted lines (analysis/observe/court-registration.ts). A fixed camera
-// gives the same view again and again; a panning or handheld one a view per picture, and a shot
-// takes the view nearest its release (rules/court-view.ts). Pictures where the court is not registered give nothing.
+// few seconds, registered from its painted lines (analysis/observe/court-registration.ts), and how
+// far each picture moved against the first (vision/motion.ts, pictureShift). Pictures where the
+// court is not registered give no view. How the shots then take the views — one view for a fixed
+// camera, the nearest for a moving one — is rules/court-view.ts (planCourtViews).
+//
+// The submit's `camera_setup` (handed in) decides how many pictures are registered: a camera that
+// moves needs a view every EVERY_S; a fixed one sees one court, so a long video is sampled at most
+// FIXED_PICTURES times, spread over it (a 40-minute game costs 12 registrations, not 1,200). When
+// those pictures do not show one steady court (planCourtViews says so), the pass registers the
+// video again every EVERY_S, as for a moving camera: the hint never leaves a moving video with
+// fewer views than it would have had without it.
+import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
+import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture, unletterboxRegistration } from "./court-registration.ts";
-import type { CourtView } from "../rules/court-view.ts";
+import { planCourtViews, type CourtView, type PictureMotion } from "../rules/court-view.ts";
 
 export const COURT_VIEW_DEFAULTS = {
   /** One picture every this many seconds (registration costs about half a second of CPU each). */
   EVERY_S: 2,
+  /** A fixed camera's video is registered at most this many times (never more often than EVERY_S). */
+  FIXED_PICTURES: 12,
   /** Width of the registered picture (px); the unit tests' synthetic courts are this size. */
   WORK_WIDTH: 480,
 };
 
+/** What the court pass found: the registered views and how the pictures moved. */
+export interface CourtPass {
+  views: CourtView[];
+  motion: PictureMotion;
+}
+
+export interface CourtPassOptions {
+  /** The submit's `camera_setup` (absent: `fixed`, the submit default). */
+  camera?: CameraSetup;
+  /** The video's length (s): with a fixed camera the pictures are spread over it. */
+  durationS?: number;
+  range?: TimeRange;
+  signal?: AbortSignal;
+}
+
 /** Registered views over `range` of the video (or all of it), frames counted at `fps` from the video's start. */
-export async function observeCourtViews(source: FrameSource, fps: number, opts: { range?: TimeRange; signal?: AbortSignal } = {}): Promise<CourtView[]> {
+export async function observeCourtViews(source: FrameSource, fps: number, opts: CourtPassOptions = {}): Promise<CourtPass> {
+  const o = COURT_VIEW_DEFAULTS;
+  const camera = opts.camera ?? "fixed";
+  const span = opts.range?.durationS ?? opts.durationS ?? 0;
+  const sparseEvery = span / o.FIXED_PICTURES;
+  if (camera === "fixed" && sparseEvery > o.EVERY_S) {
+    const sparse = await courtPass(source, fps, sparseEvery, opts);
+    if (planCourtViews(sparse.views, camera, sparse.motion).oneView) return sparse;
+  }
+  return courtPass(source, fps, o.EVERY_S, opts);
+}
+
+/** One picture every `everyS` seconds: each registered, and lined up with the first. */
+async function courtPass(source: FrameSource, fps: number, everyS: number, opts: CourtPassOptions): Promise<CourtPass> {
   const o = COURT_VIEW_DEFAULTS;
   const { width, height } = source;
   const W = o.WORK_WIDTH, H = Math.max(2, Math.round((height * W) / width / 2) * 2);
   const lb = letterboxFor(width, height, W, H);
   const views: CourtView[] = [];
-  const luma = new Uint8Array(W * H);
+  const motion: PictureMotion = { pictures: 0, maxShiftShare: 0, maxChangedShare: 0 };
+  let first: Uint8Array | null = null;
   const startS = opts.range?.startS ?? 0;
-  for await (const f of source.wholeFrames({ width: W, height: H, maxFps: 1 / o.EVERY_S, range: opts.range, signal: opts.signal })) {
+  for await (const f of source.wholeFrames({ width: W, height: H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
+    const luma = new Uint8Array(W * H);
     // BT.601 luma, as ffmpeg's gray conversion.
     for (let i = 0, j = 0; i < luma.length; i++, j += 3) luma[i] = (77 * f.rgb[j] + 150 * f.rgb[j + 1] + 29 * f.rgb[j + 2]) >> 8;
+    motion.pictures++;
+    if (!first) first = luma;
+    else {
+      const m = pictureShift(luma, first, W, H);
+      motion.maxShiftShare = Math.max(motion.maxShiftShare, Math.hypot(m.dx, m.dy) / W);
+      motion.maxChangedShare = Math.max(motion.maxChangedShare, m.changedShare);
+    }
     const r = registerPicture(luma, W, H);
-    if (r) views.push({ frame: Math.round((startS + f.index * o.EVERY_S) * fps), type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
+    if (r) views.push({ frame: Math.round((startS + f.index * everyS) * fps), type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
   }
-  return views;
+  return { views, motion };
 }

@@ -5,7 +5,7 @@ import type { JerseyRead } from "../../vision/jersey-ocr.ts";
 import type { Detections } from "../../vision/detections.ts";
 import type { BallObs, HoopTrack, PlayerTrack } from "../rules/tracks.ts";
 import type { Point } from "../types.ts";
-import type { CourtView } from "../rules/court-view.ts";
+import type { CourtView, PictureMotion } from "../rules/court-view.ts";
 
 export interface KeySample {
   frame: number;
@@ -36,6 +36,8 @@ export interface Observations {
   keySamples: KeySample[];
   /** The court registered from its painted lines, picture by picture (real footage); absent when not looked for. */
   courtViews?: CourtView[];
+  /** How the court pass's pictures moved (rules/court-view.ts, planCourtViews); absent when not measured. */
+  courtMotion?: PictureMotion;
   /** Every frame between consecutive samples of person boxes (1 when people are detected every frame). */
   personEvery: number;
 }

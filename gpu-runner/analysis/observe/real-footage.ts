@@ -9,6 +9,7 @@
 // All three run window by window (analysis/observe/windows.ts: scenes split at cuts, long scenes in windows
 // of WINDOW_S), so what is found in one stretch of a long video never depends on the rest of it.
 // Analysis coordinates are source pixels.
+import type { CameraSetup } from "../../../contract/job-options.ts";
 import { videoFrames } from "../../media/decode.ts";
 import type { FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
@@ -54,6 +55,8 @@ export interface RealFootageOptions {
   rimSeen: RimSeenSettings;
   watch: RimWatchSettings;
   balls: typeof BALL_OBSERVATION_DEFAULTS;
+  /** The submit's `camera_setup`: how often the court pass registers the court (observe/court-views.ts). */
+  camera?: CameraSetup;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -149,8 +152,8 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     parts.push({ window, raw: await observeWindow(source, info.durationSeconds, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  const courtViews = await observeCourtViews(source, o.fps, { signal: o.signal });
-  return { ...assembleRealObservations(raw, o), courtViews, details: raw };
+  const court = await observeCourtViews(source, o.fps, { camera: o.camera, durationS: info.durationSeconds, signal: o.signal });
+  return { ...assembleRealObservations(raw, o), courtViews: court.views, courtMotion: court.motion, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */

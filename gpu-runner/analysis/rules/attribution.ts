@@ -5,7 +5,7 @@
 // a court registered from its lines, rules/free-throw.ts), then the candidate tags.
 import type { Identity } from "./players.ts";
 import { COURT_TEMPLATES, isThreePoint, type CourtTypeId } from "./court-template.ts";
-import { courtViewAt, type CourtView } from "./court-view.ts";
+import { viewForFrame, type CourtViewing } from "./court-view.ts";
 import { applyHomography, invertHomography, type H3 } from "../../vision/homography.ts";
 import { FREE_THROW_DEFAULTS, freeThrowCall, type FreeThrowCall, type FreeThrowInput } from "./free-throw.ts";
 import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
@@ -48,6 +48,8 @@ export interface Draft {
   world: Point | null;
   /** The court type `world` is measured on when it comes from a court registered from its lines; null on the painted-key court (FIBA geometry) or without a court. */
   courtType: CourtTypeId | null;
+  /** Analysis frame of the registered picture whose view placed the shot (null: no registered court). */
+  courtViewFrame: number | null;
   /** How the free-throw rule saw the shot on a court registered from its lines (null otherwise), for the artifacts. */
   freeThrow: FreeThrowCall | null;
   /** Metres from the hoop: from the court when calibrated, else the court-free estimate (or null). */
@@ -80,8 +82,8 @@ export interface AttributionInput {
   heightModel: HeightModel | null;
   /** Painted-key sightings when the court is calibrated; null when it is not. */
   keySamples: KeySample[] | null;
-  /** Courts registered from their painted lines (real footage), in source pixels; null when none was looked for. */
-  courtViews?: CourtView[] | null;
+  /** Courts registered from their painted lines (real footage), in source pixels, and which a shot takes (rules/court-view.ts); null when none was looked for. */
+  court?: CourtViewing | null;
   /** Source picture size and the analysis-to-source scale, for the court-free distance. */
   picture: { width: number; height: number; scale: number; padX: number; padY: number };
   /**
@@ -173,7 +175,7 @@ export function draftShots(a: AttributionInput): Draft[] {
     let is_free_throw = false, is_three_point = false;
     // A court registered from its lines (real footage): the feet onto it, 2 or 3 from its own arc,
     // a free throw from the line after a pause (rules/free-throw.ts).
-    const view = !world && feet && a.courtViews ? courtViewAt(a.courtViews, release, fps) : null;
+    const view = !world && feet && a.court ? viewForFrame(a.court, release, fps) : null;
     const toCourt = view && invertHomography(view.h);
     let courtType: CourtTypeId | null = null;
     let freeThrow: FreeThrowCall | null = null;
@@ -188,7 +190,7 @@ export function draftShots(a: AttributionInput): Draft[] {
       const before: FreeThrowInput["before"] = [];
       for (let f = release - 1; f >= Math.max(0, release - Math.ceil(FREE_THROW_DEFAULTS.PAUSE_S * fps)); f--) {
         const b = shooter ? identityBoxAt(shooterTracks, tracks, f, 0) : null;
-        const v = b ? courtViewAt(a.courtViews!, f, fps) : null;
+        const v = b ? viewForFrame(a.court!, f, fps) : null;
         const h = v && v.type === view.type ? invertHomography(v.h) : null;
         before.push({ s: (release - f) / fps, feet: b && h ? onCourt(h, [b.cx, b.cy + b.h / 2]) : null });
       }
@@ -219,7 +221,7 @@ export function draftShots(a: AttributionInput): Draft[] {
       });
       is_three_point = distance !== null && distance > THREE_POINT_DISTANCE_M;
     }
-    return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, freeThrow, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
+    return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, courtViewFrame: courtType ? view!.frame : null, freeThrow, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
   });
 }
 

@@ -1,8 +1,14 @@
-// Which registered view of the court a shot is placed with (issue 25): the view nearest its release,
-// if one was registered close enough in time (observe/court-views.ts registers a picture every few
-// seconds; a panning camera's view a minute away says nothing about this shot).
-import type { H3 } from "../../vision/homography.ts";
-import type { CourtTypeId } from "./court-template.ts";
+// Which registered view of the court a shot is placed with (issue 25). The court pass
+// (observe/court-views.ts) registers a picture every few seconds. A camera that moves (the submit's
+// `camera_setup` `panning` or `handheld`) gives each shot the view nearest its release, if one was
+// registered close enough in time: a panning camera's view a minute away says nothing about this
+// shot. A `fixed` camera sees one court for the whole video, so one view places every shot
+// (planCourtViews) — but only when the pictures show it: a "fixed" hint (the submit's default) on
+// a picture that moves, or on views that do not agree, falls back to the nearest view, so the hint
+// never makes a result worse unseen (the plan's `why` goes into the run's diagnostics).
+import type { CameraSetup } from "../../../contract/job-options.ts";
+import { applyHomography, invertHomography, type H3, type Pt } from "../../vision/homography.ts";
+import { COURT_TEMPLATES, courtLandmarks, type CourtTypeId } from "./court-template.ts";
 
 export interface CourtView {
   /** Analysis frame (at the analysis rate) the picture was taken at. */
@@ -12,14 +18,115 @@ export interface CourtView {
   h: H3;
 }
 
+/**
+ * How much the picture moved over the court pass's pictures, measured on the pictures themselves
+ * (vision/motion.ts, pictureShift, each picture against the pass's first): the largest shift, as a
+ * share of the picture's width, and the largest share of the picture that still differed after it.
+ */
+export interface PictureMotion {
+  /** Pictures the court pass read (1: nothing to compare; the clip is shorter than one picture interval). */
+  pictures: number;
+  maxShiftShare: number;
+  maxChangedShare: number;
+}
+
 export const COURT_VIEW_MATCH_DEFAULTS = {
   /** A shot takes a view at most this far from its release (s); farther, it has no court. */
   MAX_AGE_S: 6,
 };
+
+export const COURT_CAMERA_DEFAULTS = {
+  /**
+   * A fixed camera's picture lines up with its first within this share of its width (5 px of the
+   * pass's 480; a court across 300 px puts that at about a quarter metre). Over it the camera moved.
+   */
+  MAX_PICTURE_SHIFT_SHARE: 0.012,
+  /**
+   * …and, lined up, at most this share of it differs (players move over a fixed floor; a zoom, a
+   * cut or a pan past the search range changes most of the picture).
+   */
+  MAX_CHANGED_SHARE: 0.5,
+  /** Every two registered views must place the court's key and arc top within this of each other (m). */
+  MAX_VIEW_SPREAD_M: 0.3,
+};
+export type CourtCameraSettings = typeof COURT_CAMERA_DEFAULTS;
+
+/** Why the shots are placed the way they are (the run's diagnostics carry it). */
+export type CourtViewingWhy =
+  | "one_view" // fixed camera, steady pictures, views in agreement: the central view places every shot
+  | "no_views" // no picture registered
+  | "camera_moves" // the submit said `panning` or `handheld`
+  | "motion_unknown" // the pass measured no motion (observations kept before it did)
+  | "picture_moved" // "fixed", but the pictures moved
+  | "views_disagree"; // "fixed", pictures steady, but two views place the court apart (or as two rule books)
+
+export interface CourtViewing {
+  views: CourtView[];
+  /** The one view every shot takes (fixed camera), or null: each shot takes the view nearest its release. */
+  oneView: CourtView | null;
+  why: CourtViewingWhy;
+  /** Largest disagreement between two views (m); null with fewer than two, Infinity across rule books. */
+  viewSpreadM: number | null;
+}
 
 /** The view nearest `frame` within MAX_AGE_S, or null. */
 export function courtViewAt(views: CourtView[], frame: number, fps: number, maxAgeS = COURT_VIEW_MATCH_DEFAULTS.MAX_AGE_S): CourtView | null {
   let best: CourtView | null = null;
   for (const v of views) if (Math.abs(v.frame - frame) <= maxAgeS * fps && (!best || Math.abs(v.frame - frame) < Math.abs(best.frame - frame))) best = v;
   return best;
+}
+
+/** The view a shot (or a frame of its run-up) is placed with: the one view, else the nearest. */
+export function viewForFrame(viewing: CourtViewing, frame: number, fps: number): CourtView | null {
+  return viewing.oneView ?? courtViewAt(viewing.views, frame, fps);
+}
+
+/** The court points two views are compared on: the key's corners and the arc's top (where shots are taken). */
+function probePoints(type: CourtTypeId): Pt[] {
+  const lm = courtLandmarks(COURT_TEMPLATES[type]);
+  return [lm.baseline_lane_left, lm.baseline_lane_right, lm.ft_lane_left, lm.ft_lane_right, lm.three_top] as Pt[];
+}
+
+/**
+ * How far apart two views place the court (m): each probe point drawn through one view and taken
+ * back onto the court through the other, the largest miss both ways. That is the error a shot gets
+ * from being placed with the other view. Infinity when the rule books differ or a view cannot be inverted.
+ */
+export function viewDisagreementM(a: CourtView, b: CourtView): number {
+  if (a.type !== b.type) return Infinity;
+  let worst = 0;
+  for (const [p, q] of [[a, b], [b, a]]) {
+    const back = invertHomography(q.h);
+    if (!back) return Infinity;
+    for (const pt of probePoints(p.type)) {
+      const w = p.h[6] * pt[0] + p.h[7] * pt[1] + p.h[8];
+      if (w <= 0) return Infinity;
+      const there = applyHomography(back, applyHomography(p.h, pt));
+      worst = Math.max(worst, Math.hypot(there[0] - pt[0], there[1] - pt[1]));
+    }
+  }
+  return worst;
+}
+
+/**
+ * How the shots of one video are placed on its court: with `camera_setup: fixed`, pictures that
+ * stayed put (motion measured by the court pass) and views that all agree within
+ * MAX_VIEW_SPREAD_M, one view for every shot — the most central one (least summed disagreement
+ * with the others; the earliest on a tie), so a view registered a little off in one picture does not
+ * place the shots near it. Otherwise each shot takes the view nearest its release.
+ */
+export function planCourtViews(views: CourtView[], setup: CameraSetup, motion: PictureMotion | null | undefined, settings: Partial<CourtCameraSettings> = {}): CourtViewing {
+  const o = { ...COURT_CAMERA_DEFAULTS, ...settings };
+  const spread: number[][] = views.map((a) => views.map((b) => (a === b ? 0 : viewDisagreementM(a, b))));
+  const viewSpreadM = views.length >= 2 ? Math.max(...spread.flat()) : null;
+  const plan = (why: CourtViewingWhy, oneView: CourtView | null = null): CourtViewing => ({ views, oneView, why, viewSpreadM });
+  if (!views.length) return plan("no_views");
+  if (setup !== "fixed") return plan("camera_moves");
+  if (!motion) return plan("motion_unknown");
+  if (motion.maxShiftShare > o.MAX_PICTURE_SHIFT_SHARE || motion.maxChangedShare > o.MAX_CHANGED_SHARE) return plan("picture_moved");
+  if (viewSpreadM !== null && viewSpreadM > o.MAX_VIEW_SPREAD_M) return plan("views_disagree");
+  let central = 0;
+  const total = spread.map((row) => row.reduce((s, x) => s + x, 0));
+  total.forEach((t, i) => { if (t < total[central]) central = i; });
+  return plan("one_view", views[central]);
 }
