@@ -29,11 +29,17 @@ export const JERSEY_READING = ["auto", "enabled", "disabled"] as const;
 
 const submitOptionFields = {
   session_type: z.enum(SESSION_TYPES).default("5v5").meta({ description: "Players per side. `solo` acts: the analysis takes everyone seen apart in time as the one player, on one side. The other values are validated, stored, echoed and part of the same-link dedupe key only." }),
-  court_type: z.enum(COURT_TYPES).default("full").meta({ description: `\`full\` court or one \`half\`. ${RECORDED_ONLY}` }),
+  court_type: z
+    .enum(COURT_TYPES)
+    .default("full")
+    .meta({ description: `\`full\` court or one \`half\`. ${RECORDED_ONLY} Shots are always placed on the half court of the hoop they were taken at, from that half's painted lines, which a half-court game on a full court shares.` }),
   camera_setup: z
     .enum(CAMERA_SETUPS)
     .default("fixed")
-    .meta({ description: `\`fixed\` (tripod, whole court in view), \`panning\` (follows play), \`handheld\`. ${RECORDED_ONLY}` }),
+    .meta({
+      description:
+        "`fixed` (tripod, whole court in view), `panning` (follows play), `handheld`. `fixed` places every shot with one court registration for the whole video, and only while the pictures are measured to stay put: a picture that moves, or registrations that disagree, fall back to what `panning` and `handheld` do, a registration a few seconds from each shot. Also validated, stored, echoed and part of the same-link dedupe key.",
+    }),
   has_jerseys: z.boolean().default(true).meta({ description: "Whether players wear numbered jerseys" }),
   jerseys: z
     .enum(JERSEY_READING)

@@ -42,8 +42,10 @@ describe("job options across the contract", () => {
 
   it("the options the analysis does not act on say so in the API reference", () => {
     const description = (field: keyof typeof SubmitOptionsSchema.shape) => SubmitOptionsSchema.shape[field].meta()?.description ?? "";
-    for (const field of ["court_type", "camera_setup"] as const) expect(description(field)).toMatch(/^.*Recorded only/);
-    for (const field of ["has_jerseys", "jerseys", "session_type"] as const) expect(description(field)).not.toMatch(/Recorded only/);
+    expect(description("court_type")).toMatch(/^.*Recorded only/);
+    for (const field of ["has_jerseys", "jerseys", "session_type", "camera_setup"] as const) expect(description(field)).not.toMatch(/Recorded only/);
+    // camera_setup acts (issue 25): its description says what `fixed` does and when it falls back.
+    expect(description("camera_setup")).toMatch(/`fixed` places every shot with one court registration.*fall back/);
     // session_type acts only through `solo` (issue 25): its description says which value acts.
     expect(description("session_type")).toMatch(/`solo` acts/);
   });

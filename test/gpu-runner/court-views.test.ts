@@ -172,6 +172,10 @@ describe("shots placed on a court registered from its lines (real footage)", () 
     const file = path.join(REALCLIPS_DIR, clip.file);
     const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(CACHE_DIR, "court-views", "45deg"), options: {} });
     expect(r.shots.length).toBeGreaterThan(0);
+    // A handheld clip submitted with the default camera_setup (fixed): its pictures drift (1.7 % of
+    // the width between 0 and 6 s), so the hint falls back to the nearest view and says so.
+    expect(r.diagnostics.court).toMatchObject({ camera_setup: "fixed", views: 4, why: "picture_moved", one_view_s: null });
+    expect(r.diagnostics.court!.motion!.maxShiftShare).toBeGreaterThan(COURT_CAMERA_DEFAULTS.MAX_PICTURE_SHIFT_SHARE);
     const rows = readFileSync(r.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "shot");
     for (const s of r.shots) {
       // The labelled feet (bench/court-landmarks.json) are 6.1 m from the baseline, 0.5–0.7 m left of the middle: chart (0.45–0.47, 0.43–0.44).
@@ -185,6 +189,7 @@ describe("shots placed on a court registered from its lines (real footage)", () 
       expect(s.is_free_throw).toBe(false);
       expect(rows.find((x) => x.shot === s.key)!.evidence.free_throw).toMatchObject({ freeThrow: false });
       expect(rows.find((x) => x.shot === s.key)!.evidence.court).toBe("fiba");
+      expect(rows.find((x) => x.shot === s.key)!.evidence.court_view).toMatchObject({ why: "picture_moved" });
       expect(s.court).toEqual({ type: "fiba", found_by: "lines" });
     }
   });

@@ -10,7 +10,8 @@ import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 import type { Point } from "../../gpu-runner/analysis/types.ts";
 import { applyHomography, fitHomography, invertHomography } from "../../gpu-runner/vision/homography.ts";
-import { planCourtViews } from "../../gpu-runner/analysis/rules/court-view.ts";
+import { COURT_VIEW_MATCH_DEFAULTS, planCourtViews } from "../../gpu-runner/analysis/rules/court-view.ts";
+import type { CameraSetup } from "../../contract/job-options.ts";
 
 // A camera behind the half-court line looking at the basket: court metres → 1280×720 pixels.
 const fiba = COURT_TEMPLATES.fiba;
@@ -95,8 +96,8 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
    * One shooter standing at `at(frame)` (court metres) holding the ball at chest height, releasing it
    * at frame 50 towards a rim at the top; a court view registered at frame 50 (court → source pixels).
    */
-  function game(at: (frame: number) => Point, type: CourtTypeId = "fiba"): AttributionInput {
-    const frames = 80, release = 50, rimFrame = 60;
+  function game(at: (frame: number) => Point, type: CourtTypeId = "fiba", court?: { frames: number; viewFrame: number; camera: CameraSetup }): AttributionInput {
+    const frames = court?.frames ?? 80, release = 50, rimFrame = 60;
     // The same picture of the court's corners, whatever the court's size.
     const t = COURT_TEMPLATES[type];
     const h = fitHomography([[0, -t.width / 2], [0, t.width / 2], [t.halfLength, -t.width / 2], [t.halfLength, t.width / 2]], [[340, 200], [940, 200], [-200, 700], [1480, 700]])!;
@@ -125,7 +126,7 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
       segments: [{ track: "player_1", start: 0, end: release }],
       heightModel: () => 180,
       keySamples: null,
-      court: planCourtViews([{ frame: release, type, h }], "handheld", null),
+      court: court ? planCourtViews([{ frame: court.viewFrame, type, h }], court.camera, { pictures: 7, maxShiftShare: 0, maxChangedShare: 0.05 }) : planCourtViews([{ frame: release, type, h }], "handheld", null),
       picture: { width: 1280, height: 720, scale: 1, padX: 0, padY: 0 },
       release: RELEASE_DEFAULTS,
     };
@@ -147,5 +148,19 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
     expect(d.is_free_throw).toBe(false);
     expect(d.freeThrow).toMatchObject({ freeThrow: false, atLine: true });
     expect(d.is_three_point).toBe(false);
+  });
+
+  it("camera_setup: a view registered 7 s after the release places the shot for a fixed camera (one view), not for a handheld one", () => {
+    const spot: Point = [4, 1];
+    // A 13 s clip with its one registered picture at 12 s, 7 s after the release (over MAX_AGE_S).
+    const court = { frames: 130, viewFrame: 120 };
+    expect((court.viewFrame - 50) / FPS).toBeGreaterThan(COURT_VIEW_MATCH_DEFAULTS.MAX_AGE_S);
+    const [fixed] = draftShots(game(() => spot, "fiba", { ...court, camera: "fixed" }));
+    expect(fixed.courtType).toBe("fiba");
+    expect(fixed.courtViewFrame).toBe(120);
+    expect(Math.hypot(fixed.world![0] - spot[0], fixed.world![1] - spot[1])).toBeLessThan(0.05);
+    const [handheld] = draftShots(game(() => spot, "fiba", { ...court, camera: "handheld" }));
+    expect(handheld.courtType).toBeNull();
+    expect(handheld.world).toBeNull();
   });
 });

@@ -70,9 +70,11 @@ describe("the submit options in the API reference", () => {
     const schemas = (doc.components as { schemas: Record<string, any> }).schemas;
     expect(Object.keys(schemas)).toEqual(expect.arrayContaining(["SubmitOptions", "Roster", "RosterPlayer", "Metadata"]));
     const props = schemas.SubmitOptions.properties;
-    for (const field of ["court_type", "camera_setup"]) expect(props[field].description, field).toContain("Recorded only");
+    expect(props.court_type.description).toContain("Recorded only");
     expect(props.session_type.description).toContain("`solo` acts");
-    for (const field of ["has_jerseys", "jerseys", "session_type"]) expect(props[field].description, field).not.toContain("Recorded only");
+    // camera_setup acts (issue 25): `fixed` places every shot with one court registration, with its fallback.
+    expect(props.camera_setup.description).toContain("`fixed` places every shot with one court registration");
+    for (const field of ["has_jerseys", "jerseys", "session_type", "camera_setup"]) expect(props[field].description, field).not.toContain("Recorded only");
     expect(schemas.SubmitOptions.additionalProperties).toBe(false);
   });
 });
