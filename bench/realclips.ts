@@ -21,6 +21,9 @@ import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type Ana
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
 import type { CourtView, PictureMotion } from "../gpu-runner/analysis/rules/court-view.ts";
+import { observeCourtViews } from "../gpu-runner/analysis/observe/court-views.ts";
+import { DEFAULT_SUBMIT_OPTIONS } from "../contract/job-options.ts";
+import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { probe, type VideoInfo } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { printTable, runBench } from "./lib.ts";
@@ -141,7 +144,11 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * first run of a clip observes it and writes what the passes saw; later runs with the same model
  * and observation settings replay that through assembleRealObservations and analyzeObservations,
  * so sweeping the ball-path, rim-play and attempt settings costs seconds, not a model pass. The
- * replay gives the same shots as a fresh run (JSON keeps every number exactly).
+ * replay gives the same shots as a fresh run (JSON keeps every number exactly). Observations kept
+ * before the court pass measured the pictures' motion (issue 25, `camera_setup`) get the court pass
+ * run again (decoding and registration only, about 20 s over all 79 clips) and written back, so
+ * they replay as a fresh run would place the shots. The bench submits default options, so the
+ * court pass runs with `camera_setup: fixed` (kept files hold that pass).
  */
 export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
   const input = { models, videoPath, video, workDir, options: {}, settings };
@@ -150,6 +157,12 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   let obs: Observations;
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[]; courtMotion?: PictureMotion };
+    if (!kept.courtMotion) {
+      const court = await observeCourtViews(videoFrames(videoPath, video.width, video.height), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds });
+      Object.assign(kept, { courtViews: court.views, courtMotion: court.motion });
+      writeFileSync(`${file}.part`, JSON.stringify(kept));
+      renameSync(`${file}.part`, file);
+    }
     obs = { ...assembleRealObservations(kept.raw, s), courtViews: kept.courtViews, courtMotion: kept.courtMotion };
   } else {
     const observed = await observeVideo(input, video);

@@ -1,6 +1,7 @@
 // Image primitives for watching a region over time: how much it changed (per block, in a disc, in a
 // box), and the whole-pixel shift that lines it up with its running background (camera shake). All
-// work on S×S RGB crops (bytes, or floats for a running average) and are pure.
+// work on S×S RGB crops (bytes, or floats for a running average) and are pure; pictureShift (last)
+// lines up two whole W×H luma pictures (the court pass: did the camera move).
 
 /**
  * The strongest local change between two aligned S×S RGB crops: the mean absolute difference of the
