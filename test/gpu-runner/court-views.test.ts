@@ -158,6 +158,12 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     expect(Math.hypot(basket[0] - movedBasket[0], basket[1] - movedBasket[1])).toBeLessThan(6);
   }, 60_000);
 
+  it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
+    const floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+    const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => floor), 1), 15, { camera: "fixed", durationS: seconds });
+    expect(pass).toMatchObject({ views: [], motion: { pictures: COURT_VIEW_DEFAULTS.FIXED_PICTURES, maxShiftShare: 0 } });
+  }, 60_000);
+
   it("panning: every EVERY_S, however long the video", async () => {
     const still = picture(truth);
     const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => still), 1), 15, { camera: "panning", durationS: seconds });

@@ -7,9 +7,10 @@
 // The submit's `camera_setup` (handed in) decides how many pictures are registered: a camera that
 // moves needs a view every EVERY_S; a fixed one sees one court, so a long video is sampled at most
 // FIXED_PICTURES times, spread over it (a 40-minute game costs 12 registrations, not 1,200). When
-// those pictures do not show one steady court (planCourtViews says so), the pass registers the
-// video again every EVERY_S, as for a moving camera: the hint never leaves a moving video with
-// fewer views than it would have had without it.
+// those pictures moved or their views disagree (planCourtViews), the pass registers the video again
+// every EVERY_S, as for a moving camera: the hint never leaves a moving video with fewer views than
+// it would have had without it. Still pictures where no view registered are not tried again: the
+// same lines seen at 12 moments spread over the video did not register.
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { pictureShift } from "../../vision/motion.ts";
@@ -48,7 +49,8 @@ export async function observeCourtViews(source: FrameSource, fps: number, opts: 
   const sparseEvery = span / o.FIXED_PICTURES;
   if (camera === "fixed" && sparseEvery > o.EVERY_S) {
     const sparse = await courtPass(source, fps, sparseEvery, opts);
-    if (planCourtViews(sparse.views, camera, sparse.motion).oneView) return sparse;
+    const { why } = planCourtViews(sparse.views, camera, sparse.motion);
+    if (why !== "picture_moved" && why !== "views_disagree") return sparse;
   }
   return courtPass(source, fps, o.EVERY_S, opts);
 }
