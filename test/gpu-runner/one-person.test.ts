@@ -55,6 +55,26 @@ describe("a team needs an opponent, and scenery is nobody (point 4)", () => {
     expect([...sceneryTracks([track(5, 0, 58, 975, [174, 130, 96])], [], fps)]).toEqual([]);
   });
 
+  it("a still thing seen on and off is judged at its spot: short tracks there that add up to a second are scenery", () => {
+    const fps = 15;
+    const shooter = walking(1, 0, 120, [40, 48, 67]);
+    // chonyy_outdoor_45deg_2x_3shots with the fine-tuned detector: the wall fixture is seen as seven
+    // tracks of 0–0.8 s, a few pixels apart, none lasting SCENERY_MIN_S alone.
+    const piece = (id: number, start: number, len: number, cx: number, cy: number) => {
+      const t = track(id, start, len, cx, [170, 115, 98]);
+      t.boxes = t.boxes.map((b) => ({ ...b, cy, w: 40, h: 90 }));
+      return t;
+    };
+    const fixture = [piece(2, 9, 13, 498, 288), piece(3, 33, 7, 506, 288), piece(4, 48, 13, 512, 276), piece(5, 69, 10, 515, 289), piece(6, 99, 1, 504, 288)];
+    expect(fixture.every((t) => (t.frames.length - 1) / fps < TEAM_DEFAULTS.SCENERY_MIN_S)).toBe(true);
+    // The shooter seen for one frame in front of the fixture: a box twice its size, 0.9 of its height away.
+    const passing = track(7, 81, 1, 452, [63, 56, 58]);
+    passing.boxes = [{ cx: 452, cy: 351, w: 58, h: 172 }];
+    expect([...sceneryTracks([shooter, ...fixture, passing], [], fps)].sort()).toEqual([2, 3, 4, 5, 6]);
+    // Two short pieces that add up to less than SCENERY_MIN_S are left people.
+    expect([...sceneryTracks([shooter, fixture[1], fixture[4]], [], fps)]).toEqual([]);
+  });
+
   it("two colour clusters never on screen together are one team, not a team and an invented opponent", () => {
     const fps = 15;
     const sun: RGB = [40, 48, 67], shade: RGB = [180, 113, 98];
