@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildIdentities } from "../../gpu-runner/analysis/rules/players.ts";
 import { clusterTeams, requireOpponent, sceneryTracks, TEAM_DEFAULTS } from "../../gpu-runner/analysis/rules/teams.ts";
 import type { RGB } from "../../gpu-runner/analysis/types.ts";
-import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
+import { splitTrackSwitches, TRACK_SPLIT_DEFAULTS, type PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const track = (id: number, start: number, len: number, cx: number, color: RGB | null): PlayerTrack => ({
   id,
@@ -125,5 +125,54 @@ describe("identities of one person", () => {
     const solo = buildIdentities(tracks, teams, none(tracks), { fps: 30, solo: true });
     expect(solo.identities).toHaveLength(1);
     expect(solo.identities[0]).toMatchObject({ team_id: 0, valid: true });
+  });
+});
+
+describe("a tracker switch does not make one person two players (point 4)", () => {
+  const fps = 15;
+  const dark: RGB = [40, 48, 67], light: RGB = [170, 115, 98];
+  /** A track sampled as the real-footage scan samples people: every third frame. */
+  const sampled = (id: number, from: number, to: number, box: (f: number) => { cx: number; cy: number; w: number; h: number }, color: (f: number) => RGB): PlayerTrack => {
+    const frames = Array.from({ length: Math.floor((to - from) / 3) + 1 }, (_, i) => from + 3 * i);
+    return { id, frames, boxes: frames.map(box), colors: frames.map(color), jerseyReads: [] };
+  };
+  const running = (f: number) => ({ cx: 100 + 10 * f, cy: 350, w: 70, h: 190 });
+  const fixture = { cx: 505, cy: 288, w: 40, h: 90 };
+  // chonyy_outdoor_45deg_2x_3shots with the heads before the fine-tuned detector: the shooter's track
+  // follows him until he runs past a wall fixture, then stays on the fixture (a box inside his,
+  // overlap enough for the tracker) while a new track takes him on.
+  const switched = () => [
+    sampled(1, 0, 72, (f) => (f < 45 ? running(f) : fixture), (f) => (f < 45 ? dark : light)),
+    sampled(2, 45, 90, running, () => dark),
+  ];
+  /** The players the rules make of the tracks: scenery is nobody, the rest (one shirt) are team 0. */
+  const players = (tracks: PlayerTrack[]) => {
+    const scenery = sceneryTracks(tracks, [], fps);
+    const people = tracks.filter((t) => !scenery.has(t.id));
+    const teams = new Map<number, 0 | 1 | null>(people.map((t) => [t.id, 0]));
+    return buildIdentities(people, teams, none(people), { fps }).identities.filter((i) => i.valid);
+  };
+
+  it("splits a track where its box height changes beyond MAX_HEIGHT_RATIO, and the pieces make one player", () => {
+    expect(players(switched())).toHaveLength(2);
+    const split = splitTrackSwitches(switched(), fps);
+    // The longest piece keeps the id (and the track's jersey reads); the other gets a fresh one.
+    expect(split.map((t) => [t.id, t.frames[0], t.frames[t.frames.length - 1]])).toEqual([[1, 0, 42], [3, 45, 72], [2, 45, 90]]);
+    expect(split.find((t) => t.id === 3)!.boxes.every((b) => b.h === fixture.h)).toBe(true);
+    const one = players(split);
+    expect(one).toHaveLength(1);
+    expect(one[0].trackIds.sort()).toEqual([1, 2]);
+  });
+
+  it("leaves a person's own changes of size whole: arms up for a shot, a crouch, a run towards the camera", () => {
+    const h = (f: number) => (f >= 30 && f < 45 ? 190 * 1.4 : f >= 60 && f < 75 ? 190 * 0.72 : f >= 90 ? 190 + 3 * (f - 90) : 190);
+    const person = sampled(1, 0, 120, (f) => ({ cx: 300, cy: 350, w: 70, h: h(f) }), () => dark);
+    expect(Math.max(190 * 1.4, 190) / 190).toBeLessThan(TRACK_SPLIT_DEFAULTS.MAX_HEIGHT_RATIO);
+    expect(splitTrackSwitches([person], fps)).toEqual([person]);
+    // Every frame, as whole-frame detectors and densified tracks give them.
+    const dense: PlayerTrack = { id: 4, frames: Array.from({ length: 121 }, (_, f) => f), boxes: [], colors: [], jerseyReads: [] };
+    dense.boxes = dense.frames.map((f) => ({ cx: 300, cy: 350, w: 70, h: h(f) }));
+    dense.colors = dense.frames.map(() => dark);
+    expect(splitTrackSwitches([dense], fps)).toEqual([dense]);
   });
 });
