@@ -2,12 +2,15 @@
 // ../shared/realclips that show one person (chosen from the manifest's notes and frames) and counts
 // the players the result credits. Never choose or tune on held_out clips: `--measure-held-out` lets
 // held-out clips be named, to measure the issue's held-out target once a change is chosen.
-//   npx tsx bench/one-person.ts name,name [--solo] [--measure-held-out]
+//   npx tsx bench/one-person.ts name,name [--solo] [--measure-held-out] [--observations DIR]
+// --observations DIR replays the observations bench/realclips.ts kept in DIR (observing and keeping
+// them first where missing), so a change to the rules after the observation is measured in seconds.
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { analyzeGame, AnalysisError } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+import { analyzeKeepingObservations } from "./realclips.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
 const models = new AnalysisModels();
@@ -17,13 +20,18 @@ const manifest = JSON.parse(readFileSync(path.join(DIR, "manifest.json"), "utf8"
 const names = (process.argv[2] ?? "").split(",").filter(Boolean);
 const solo = process.argv.includes("--solo");
 const measureHeldOut = process.argv.includes("--measure-held-out");
+const observationsAt = process.argv.indexOf("--observations");
+const observationsDir = observationsAt >= 0 ? process.argv[observationsAt + 1] : undefined;
 for (const name of names) {
   const clip = manifest.clips.find((c) => path.basename(c.file, ".mp4") === name);
   if (!clip) throw new Error(`no clip ${name}`);
   if (clip.split !== "tuning" && !measureHeldOut) throw new Error(`${name} is ${clip.split}: only tuning clips are measured here (--measure-held-out to measure one)`);
   const file = path.join(DIR, clip.file);
   try {
-    const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.resolve("bench/out/one-person", name), options: solo ? { session_type: "solo" } : {} });
+    const video = await probe(file), workDir = path.resolve("bench/out/one-person", name), options = solo ? { session_type: "solo" as const } : {};
+    const r = observationsDir
+      ? await analyzeKeepingObservations(file, video, workDir, {}, observationsDir, name, options)
+      : await analyzeGame({ models, videoPath: file, video, workDir, options });
     const teams = new Set(r.players.map((p) => p.team_id)).size;
     console.log(`${name}\t${clip.split}\tplayers ${r.players.length}\tteams ${teams}`);
   } catch (e) {

@@ -17,7 +17,7 @@ import path from "node:path";
 import { clipBootstrapIntervals, clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
-import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
+import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings, type AnalyzeInput } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
 import type { CourtView, PictureMotion } from "../gpu-runner/analysis/rules/court-view.ts";
@@ -150,8 +150,8 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * they replay as a fresh run would place the shots. The bench submits default options, so the
  * court pass runs with `camera_setup: fixed` (kept files hold that pass).
  */
-export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string): Promise<AnalysisRun> {
-  const input = { models, videoPath, video, workDir, options: {}, settings };
+export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string, options: AnalyzeInput["options"] = {}): Promise<AnalysisRun> {
+  const input = { models, videoPath, video, workDir, options, settings };
   const s = realFootageSettings(settings.realFootage);
   const file = observationFile(cacheDir, clip, settings, s);
   let obs: Observations;

@@ -34,6 +34,7 @@ import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type Ra
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
 import { clusterTeams, requireOpponent, sceneryTracks } from "./rules/teams.ts";
+import { splitTrackSwitches } from "./rules/tracks.ts";
 import { COURT_TEMPLATES, courtNormed } from "./rules/court-template.ts";
 import { planCourtViews, type CourtViewingWhy, type PictureMotion } from "./rules/court-view.ts";
 import type { AnalysisResult, HighlightResult, Point, ShotResult } from "./types.ts";
@@ -228,7 +229,9 @@ export async function analyzeGame(input: AnalyzeInput): Promise<AnalysisRun> {
  */
 export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | "rosters" | "settings"> & { options?: AnalyzeInput["options"] }, info: VideoInfo, obs: Observations, diagnostics = emptyDiagnostics()): Promise<AnalysisRun> {
   await mkdir(input.workDir, { recursive: true });
-  const { fps, frames: n, frame: lb, ball, tracks } = obs;
+  const { fps, frames: n, frame: lb, ball } = obs;
+  // A track that switched from a person to something else (a fixture inside his box) is two tracks.
+  const tracks = splitTrackSwitches(obs.tracks, fps);
   const postStart = performance.now();
 
   // People: teams, identities, rosters, possession.

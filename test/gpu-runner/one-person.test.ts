@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildIdentities } from "../../gpu-runner/analysis/rules/players.ts";
 import { clusterTeams, requireOpponent, sceneryTracks, TEAM_DEFAULTS } from "../../gpu-runner/analysis/rules/teams.ts";
 import type { RGB } from "../../gpu-runner/analysis/types.ts";
-import type { PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
+import { splitTrackSwitches, TRACK_SPLIT_DEFAULTS, type PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
 
 const track = (id: number, start: number, len: number, cx: number, color: RGB | null): PlayerTrack => ({
   id,
@@ -53,6 +53,26 @@ describe("a team needs an opponent, and scenery is nobody (point 4)", () => {
     expect([...sceneryTracks([shooter, wallAgain], owners, fps)]).toEqual([]);
     // A lone still shooter whose ball was not seen held (jbardelli_arena_shot_b): nobody else in view, a person.
     expect([...sceneryTracks([track(5, 0, 58, 975, [174, 130, 96])], [], fps)]).toEqual([]);
+  });
+
+  it("a still thing seen on and off is judged at its spot: short tracks there that add up to a second are scenery", () => {
+    const fps = 15;
+    const shooter = walking(1, 0, 120, [40, 48, 67]);
+    // chonyy_outdoor_45deg_2x_3shots with the fine-tuned detector: the wall fixture is seen as seven
+    // tracks of 0–0.8 s, a few pixels apart, none lasting SCENERY_MIN_S alone.
+    const piece = (id: number, start: number, len: number, cx: number, cy: number) => {
+      const t = track(id, start, len, cx, [170, 115, 98]);
+      t.boxes = t.boxes.map((b) => ({ ...b, cy, w: 40, h: 90 }));
+      return t;
+    };
+    const fixture = [piece(2, 9, 13, 498, 288), piece(3, 33, 7, 506, 288), piece(4, 48, 13, 512, 276), piece(5, 69, 10, 515, 289), piece(6, 99, 1, 504, 288)];
+    expect(fixture.every((t) => (t.frames.length - 1) / fps < TEAM_DEFAULTS.SCENERY_MIN_S)).toBe(true);
+    // The shooter seen for one frame in front of the fixture: a box twice its size, 0.9 of its height away.
+    const passing = track(7, 81, 1, 452, [63, 56, 58]);
+    passing.boxes = [{ cx: 452, cy: 351, w: 58, h: 172 }];
+    expect([...sceneryTracks([shooter, ...fixture, passing], [], fps)].sort()).toEqual([2, 3, 4, 5, 6]);
+    // Two short pieces that add up to less than SCENERY_MIN_S are left people.
+    expect([...sceneryTracks([shooter, fixture[1], fixture[4]], [], fps)]).toEqual([]);
   });
 
   it("two colour clusters never on screen together are one team, not a team and an invented opponent", () => {
@@ -105,5 +125,54 @@ describe("identities of one person", () => {
     const solo = buildIdentities(tracks, teams, none(tracks), { fps: 30, solo: true });
     expect(solo.identities).toHaveLength(1);
     expect(solo.identities[0]).toMatchObject({ team_id: 0, valid: true });
+  });
+});
+
+describe("a tracker switch does not make one person two players (point 4)", () => {
+  const fps = 15;
+  const dark: RGB = [40, 48, 67], light: RGB = [170, 115, 98];
+  /** A track sampled as the real-footage scan samples people: every third frame. */
+  const sampled = (id: number, from: number, to: number, box: (f: number) => { cx: number; cy: number; w: number; h: number }, color: (f: number) => RGB): PlayerTrack => {
+    const frames = Array.from({ length: Math.floor((to - from) / 3) + 1 }, (_, i) => from + 3 * i);
+    return { id, frames, boxes: frames.map(box), colors: frames.map(color), jerseyReads: [] };
+  };
+  const running = (f: number) => ({ cx: 100 + 10 * f, cy: 350, w: 70, h: 190 });
+  const fixture = { cx: 505, cy: 288, w: 40, h: 90 };
+  // chonyy_outdoor_45deg_2x_3shots with the heads before the fine-tuned detector: the shooter's track
+  // follows him until he runs past a wall fixture, then stays on the fixture (a box inside his,
+  // overlap enough for the tracker) while a new track takes him on.
+  const switched = () => [
+    sampled(1, 0, 72, (f) => (f < 45 ? running(f) : fixture), (f) => (f < 45 ? dark : light)),
+    sampled(2, 45, 90, running, () => dark),
+  ];
+  /** The players the rules make of the tracks: scenery is nobody, the rest (one shirt) are team 0. */
+  const players = (tracks: PlayerTrack[]) => {
+    const scenery = sceneryTracks(tracks, [], fps);
+    const people = tracks.filter((t) => !scenery.has(t.id));
+    const teams = new Map<number, 0 | 1 | null>(people.map((t) => [t.id, 0]));
+    return buildIdentities(people, teams, none(people), { fps }).identities.filter((i) => i.valid);
+  };
+
+  it("splits a track where its box height changes beyond MAX_HEIGHT_RATIO, and the pieces make one player", () => {
+    expect(players(switched())).toHaveLength(2);
+    const split = splitTrackSwitches(switched(), fps);
+    // The longest piece keeps the id (and the track's jersey reads); the other gets a fresh one.
+    expect(split.map((t) => [t.id, t.frames[0], t.frames[t.frames.length - 1]])).toEqual([[1, 0, 42], [3, 45, 72], [2, 45, 90]]);
+    expect(split.find((t) => t.id === 3)!.boxes.every((b) => b.h === fixture.h)).toBe(true);
+    const one = players(split);
+    expect(one).toHaveLength(1);
+    expect(one[0].trackIds.sort()).toEqual([1, 2]);
+  });
+
+  it("leaves a person's own changes of size whole: arms up for a shot, a crouch, a run towards the camera", () => {
+    const h = (f: number) => (f >= 30 && f < 45 ? 190 * 1.4 : f >= 60 && f < 75 ? 190 * 0.72 : f >= 90 ? 190 + 3 * (f - 90) : 190);
+    const person = sampled(1, 0, 120, (f) => ({ cx: 300, cy: 350, w: 70, h: h(f) }), () => dark);
+    expect(Math.max(190 * 1.4, 190) / 190).toBeLessThan(TRACK_SPLIT_DEFAULTS.MAX_HEIGHT_RATIO);
+    expect(splitTrackSwitches([person], fps)).toEqual([person]);
+    // Every frame, as whole-frame detectors and densified tracks give them.
+    const dense: PlayerTrack = { id: 4, frames: Array.from({ length: 121 }, (_, f) => f), boxes: [], colors: [], jerseyReads: [] };
+    dense.boxes = dense.frames.map((f) => ({ cx: 300, cy: 350, w: 70, h: h(f) }));
+    dense.colors = dense.frames.map(() => dark);
+    expect(splitTrackSwitches([dense], fps)).toEqual([dense]);
   });
 });

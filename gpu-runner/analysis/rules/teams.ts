@@ -72,13 +72,13 @@ export function clusterTeams(colors: RGB[], weights: number[] = colors.map(() =>
 export const TEAM_DEFAULTS = {
   /** A track whose box centre stays within this many box heights of its median spot over its whole life… */
   SCENERY_SPREAD_HEIGHTS: 0.25,
-  /** …which lasts at least this long (s), and that does not hold the ball, is scenery, not a person playing. */
+  /** …which, with the other still tracks at its spot, lasts at least this long (s, the tracks' durations added up), and that does not hold the ball, is scenery, not a person playing. */
   SCENERY_MIN_S: 1.0,
-  /** …and that is on screen beside a person who moves or holds the ball for at least this long (s). */
+  /** …and that is on screen beside a person who moves or holds the ball for at least this long (s, the spot's tracks together). */
   SCENERY_BESIDE_S: 0.5,
   /** Holding the ball is owning it for at least this long (s): a ball flying past a box in the picture is owned for a frame or two. */
   HOLDS_BALL_S: 0.3,
-  /** A shorter still track that does not hold the ball, within this many box heights of a scenery track's spot, is that scenery seen again. */
+  /** Still tracks that do not hold the ball, within this many box heights of each other's spot, are one spot: the same thing seen again. */
   SCENERY_SAME_SPOT_HEIGHTS: 0.5,
   /** Two teams face each other: a track of each on screen together for at least this long (s). */
   OPPONENTS_TOGETHER_S: 0.5,
@@ -91,6 +91,9 @@ export const TEAM_DEFAULTS = {
  * stands still at the line holds it), while someone else moves or holds the ball beside it (a lone
  * shooter standing still whose ball the detector lost is the only person in view, not scenery). Their shirt colour must not open a "team": on a lone shooter's
  * clip a static box on the wall became "Light shirts 0" beside the shooter's "Dark shirts 4".
+ * A spot is judged, not a track: the detector often sees such a thing on and off, so its tracks
+ * end and start again at the same place (chonyy_outdoor_45deg_2x_3shots: a fixture on the wall seen
+ * as seven tracks of 0–0.8 s each, 3.2 s in all), and each alone is too short to tell.
  * `owners` is the ball's owner track per frame (rules/possession.ts ownersPerFrame).
  */
 export function sceneryTracks(tracks: PlayerTrack[], owners: Array<number | null>, fps: number, o = TEAM_DEFAULTS): Set<number> {
@@ -107,13 +110,22 @@ export function sceneryTracks(tracks: PlayerTrack[], owners: Array<number | null
   // is the only person in view, not scenery.
   const playing = new Set<number>();
   for (const t of tracks) if (!candidates.includes(t)) for (const f of t.frames) playing.add(f);
-  const besidePlayer = (t: PlayerTrack) => t.frames.filter((f) => playing.has(f)).length >= o.SCENERY_BESIDE_S * fps;
-  const lasting = candidates.filter((t) => (t.frames[t.frames.length - 1] - t.frames[0]) / fps >= o.SCENERY_MIN_S && besidePlayer(t));
-  const spots = lasting.map(spot);
-  const out = new Set(lasting.map((t) => t.id));
-  for (const t of candidates) {
-    const c = spot(t);
-    if (spots.some((s) => Math.hypot(s.x - c.x, s.y - c.y) <= o.SCENERY_SAME_SPOT_HEIGHTS * s.h)) out.add(t.id);
+  // Spots: still tracks within SCENERY_SAME_SPOT_HEIGHTS of one another (the smaller box's height, so that a
+  // person passing in front, a box twice the size, does not join a fixture's spot) are one.
+  const spots = candidates.map(spot);
+  const spotOf = candidates.map((_, i) => i);
+  const root = (i: number): number => (spotOf[i] === i ? i : (spotOf[i] = root(spotOf[i])));
+  for (let i = 0; i < candidates.length; i++)
+    for (let j = i + 1; j < candidates.length; j++) {
+      const a = spots[i], b = spots[j];
+      if (Math.hypot(a.x - b.x, a.y - b.y) <= o.SCENERY_SAME_SPOT_HEIGHTS * Math.min(a.h, b.h)) spotOf[root(j)] = root(i);
+    }
+  const out = new Set<number>();
+  for (const r of new Set(candidates.map((_, i) => root(i)))) {
+    const atSpot = candidates.filter((_, i) => root(i) === r);
+    const lastedS = atSpot.reduce((s, t) => s + (t.frames[t.frames.length - 1] - t.frames[0]) / fps, 0);
+    const beside = new Set(atSpot.flatMap((t) => t.frames.filter((f) => playing.has(f)))).size;
+    if (lastedS >= o.SCENERY_MIN_S && beside >= o.SCENERY_BESIDE_S * fps) for (const t of atSpot) out.add(t.id);
   }
   return out;
 }

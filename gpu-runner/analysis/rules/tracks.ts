@@ -195,6 +195,61 @@ export class PlayerTracker {
   }
 }
 
+export const TRACK_SPLIT_DEFAULTS = {
+  /** Seconds of a track compared on each side of a frame where it may have switched to something else. */
+  SWITCH_WINDOW_S: 0.4,
+  /**
+   * A track whose median box height over SWITCH_WINDOW_S before a frame and over SWITCH_WINDOW_S from
+   * it differ by more than this factor followed two different things. A person's box changes by at
+   * most 1.4 times that way on the tuning clips (arms up for a shot, a crouch, a run towards the
+   * camera); a shooter's box that the tracker left for a wall fixture inside it halves.
+   */
+  MAX_HEIGHT_RATIO: 1.7,
+};
+
+/**
+ * Tracks split where they switched from one thing to another. The online tracker matches a box to
+ * a track by overlap, so a small box inside a person's box (a fixture on the wall behind a shooter
+ * running past it) can take over the person's track while the person gets a new one: the two are
+ * then on screen together, and no rule can make them one player or tell the fixture from him. Split
+ * at the switch, the pieces are judged on their own (a still piece is scenery, `sceneryTracks`) and
+ * joined by the identity rules (`buildIdentities`). The tracker gates each step by overlap or a
+ * move under half a body height, so a switch shows as a change of size, not of speed.
+ * The longest piece keeps the track's id (and so its jersey reads, which carry no frame); the others
+ * get ids after every track's. Pure: the observations stay as they were observed.
+ */
+export function splitTrackSwitches(tracks: PlayerTrack[], fps: number, o = TRACK_SPLIT_DEFAULTS): PlayerTrack[] {
+  let nextId = tracks.reduce((m, t) => Math.max(m, t.id + 1), 0);
+  const window = o.SWITCH_WINDOW_S * fps;
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const slice = (t: PlayerTrack, from: number, to: number): PlayerTrack => ({ id: t.id, frames: t.frames.slice(from, to), boxes: t.boxes.slice(from, to), colors: t.colors.slice(from, to), jerseyReads: t.jerseyReads });
+  /** Where the height changes most between the windows on either side, when beyond MAX_HEIGHT_RATIO; each side must cover half a window. */
+  const switchAt = (t: PlayerTrack): number | null => {
+    let best: number | null = null, bestRatio = o.MAX_HEIGHT_RATIO;
+    for (let k = 1; k < t.frames.length; k++) {
+      const f = t.frames[k];
+      let i0 = k, i1 = k;
+      while (i0 > 0 && t.frames[i0 - 1] >= f - window) i0--;
+      while (i1 < t.frames.length && t.frames[i1] < f + window) i1++;
+      if (i0 === k || t.frames[k - 1] - t.frames[i0] < window / 2 || t.frames[i1 - 1] - f < window / 2) continue;
+      const before = median(t.boxes.slice(i0, k).map((b) => b.h)), after = median(t.boxes.slice(k, i1).map((b) => b.h));
+      const ratio = Math.max(before, after) / Math.max(Math.min(before, after), 1e-6);
+      if (ratio > bestRatio) { bestRatio = ratio; best = k; }
+    }
+    return best;
+  };
+  const pieces = (t: PlayerTrack): PlayerTrack[] => {
+    const k = switchAt(t);
+    return k === null ? [t] : [...pieces(slice(t, 0, k)), ...pieces(slice(t, k, t.frames.length))];
+  };
+  return tracks.flatMap((t) => {
+    const split = pieces(t);
+    if (split.length === 1) return split;
+    const longest = split.reduce((a, b) => (b.frames.length > a.frames.length ? b : a));
+    return split.map((p) => (p === longest ? p : { ...p, id: nextId++, jerseyReads: [] }));
+  });
+}
+
 /** Box of a track at a frame, or null when the track was not seen within `tolerance` frames. */
 export function trackBoxAt(t: PlayerTrack, frame: number, tolerance = 3): Box | null {
   let lo = 0, hi = t.frames.length - 1;
