@@ -9,6 +9,7 @@
 // attempt and each attempt at most one label, nearest pairs first.
 
 import { median } from "../vision/boxes.ts";
+import { seededRandom } from "../vision/random.ts";
 
 export const SHOT_METRICS_DEFAULTS = {
   /** Largest release (or rim-arrival) time difference of a matched pair, seconds. */
@@ -172,7 +173,7 @@ export type ScoreInterval = [number, number] | null;
  */
 export function clipBootstrapIntervals(clips: ClipShotCounts[], o: Pick<typeof SHOT_METRICS_DEFAULTS, "BOOTSTRAP_RESAMPLES" | "INTERVAL_LEVEL"> = SHOT_METRICS_DEFAULTS, seed = 1): { f1: ScoreInterval; madeAccuracy: ScoreInterval } {
   if (!clips.length) return { f1: null, madeAccuracy: null };
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const f1s: number[] = [], made: number[] = [];
   for (let r = 0; r < o.BOOTSTRAP_RESAMPLES; r++) {
     const drawn = Array.from({ length: clips.length }, () => clips[Math.floor(random() * clips.length)]);
@@ -188,16 +189,4 @@ function percentileInterval(xs: number[], level: number): ScoreInterval {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
   return [at((1 - level) / 2), at((1 + level) / 2)];
-}
-
-/** A small seeded generator (mulberry32): the same resamples on every run and machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
