@@ -40,17 +40,6 @@ function shiftedDifference(a: Float32Array, b: Float32Array, n: number, dx: numb
   return count ? sum / count : 0;
 }
 
-function downsample4(a: Float32Array, n: number, out: Float32Array): Float32Array {
-  const m = n / 4;
-  for (let y = 0; y < m; y++)
-    for (let x = 0; x < m; x++) {
-      let s = 0;
-      for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) s += a[(4 * y + j) * n + 4 * x + i];
-      out[y * m + x] = s / 16;
-    }
-  return out;
-}
-
 /**
  * The whole-pixel shift (dx, dy) that lines an image up with a reference, `image(x + dx, y + dy) ≈
  * reference(x, y)`, up to `maxShift` pixels each way: a coarse search on 4× smaller images, then a
@@ -59,8 +48,8 @@ function downsample4(a: Float32Array, n: number, out: Float32Array): Float32Arra
  */
 export function registerShift(image: Float32Array, reference: Float32Array, S: number, maxShift: number, scratch?: { a: Float32Array; b: Float32Array }): { dx: number; dy: number } {
   const m = S / 4;
-  const a = downsample4(image, S, scratch?.a ?? new Float32Array(m * m));
-  const b = downsample4(reference, S, scratch?.b ?? new Float32Array(m * m));
+  const a = blockMeans4(image, S, S, scratch?.a ?? new Float32Array(m * m));
+  const b = blockMeans4(reference, S, S, scratch?.b ?? new Float32Array(m * m));
   const R = Math.ceil(maxShift / 4);
   let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 2) };
   for (let dy = -R; dy <= R; dy++)
