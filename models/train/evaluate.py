@@ -9,7 +9,9 @@ of ../shared/datasets/basketball-det, run in onnxruntime: the same script scores
 Inputs: each image with its original aspect restored, letterboxed on a 512×512 gray canvas
 ("single"), and 2×2 / 3×3 mosaics of such images on 512×512 ("mosaic2", "mosaic3": objects at
 1/2 and 1/3 size, like rims of 20–50 px in real footage), built with a fixed seed from the images
-that are labelled for the class. Detections: 3×3 local maxima of the class plane (as the runner's
+that are labelled for the class; any of them degraded as compressed, small footage ("jpeg20": single
+images re-encoded as JPEG at quality 20; "down50+jpeg30": shrunk to half, JPEG 30, scaled back up;
+"mosaic3+jpeg20"; see `degrade`). Detections: 3×3 local maxima of the class plane (as the runner's
 `peaks`), score ≥ 0.01, at most 100 per input, at the cell centre (4x, 4y). A detection is right
 when its centre lies within one object width (the larger side of the box; rims as their ring, the
 top 0.3·width of the rim+net box) of a not yet matched truth centre, greedily by score. AP = area
@@ -77,8 +79,38 @@ def average_precision(scored, n_truth):
     return float(np.sum((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1]))
 
 
+def degrade(canvas: np.ndarray, steps: list[str]) -> np.ndarray:
+    """A canvas as compressed, small footage reaches the model: `downN` shrinks it to N % (INTER_AREA),
+    `jpegQ` re-encodes it as JPEG at quality Q (at the shrunk size when both are given: the encoder
+    sees the small frame), and a shrunk canvas is scaled back up (INTER_LINEAR), as the runner
+    letterboxes a small frame up to its input. Deterministic: every model sees the same pixels."""
+    import cv2
+    img = np.clip(canvas, 0, 255).astype(np.uint8)
+    size = img.shape[1], img.shape[0]
+    for step in steps:
+        if step.startswith("down"):
+            f = int(step[4:]) / 100
+            img = cv2.resize(img, (max(16, round(size[0] * f)), max(16, round(size[1] * f))), interpolation=cv2.INTER_AREA)
+        elif step.startswith("jpeg"):
+            ok, buf = cv2.imencode(".jpg", cv2.cvtColor(img, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, int(step[4:])])
+            img = cv2.cvtColor(cv2.imdecode(buf, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        else:
+            raise ValueError(f"unknown degradation {step!r} (downN, jpegQ)")
+    if (img.shape[1], img.shape[0]) != size:
+        img = cv2.resize(img, size, interpolation=cv2.INTER_LINEAR)
+    return img.astype(np.float32)
+
+
 def build_inputs(images, condition: str, seed: int):
-    """[(canvas, boxes)] for one condition; mosaics use a fixed seed so every model sees the same inputs."""
+    """[(canvas, boxes)] for one condition; mosaics use a fixed seed so every model sees the same inputs.
+    A condition is a layout (single, mosaic2, mosaic3; single when left out) followed by degradations
+    joined with "+": `jpeg20` (single, JPEG quality 20), `down50+jpeg30`, `mosaic3+jpeg20`."""
+    layout, *steps = condition.split("+")
+    if not layout.startswith(("single", "mosaic")):
+        layout, steps = "single", [layout, *steps]
+    if steps:
+        return [(degrade(canvas, steps), boxes) for canvas, boxes in build_inputs(images, layout, seed)]
+    condition = layout
     cache: dict[str, np.ndarray] = {}
 
     def rgb(f):

@@ -17,7 +17,8 @@ features). Every Conv weight and bias is trained. Losses:
     outputs from onnxruntime on the same batch), so COCO person keeps working.
 Inputs: CANVAS×CANVAS gray canvases holding one image (restored aspect, scaled 0.45–1) or 2×2 / 3×3
 mosaics (rims 20–60 px, as in real footage), random flips, brightness/contrast jitter, sometimes a
-blur (down- and up-scaled). Checkpoints (weights, optimiser, step, RNG) every --save-every steps in
+blur (down- and up-scaled) and, when asked, motion blur, a strong downscale and JPEG
+re-encoding (--motion-blur-share, --downscale-share, --jpeg-share: compressed, small footage). Checkpoints (weights, optimiser, step, RNG) every --save-every steps in
 --run; each also writes an ONNX snapshot (`step-N.onnx`) for models/train/evaluate.py (val chooses).
 """
 from __future__ import annotations
@@ -53,6 +54,16 @@ p.add_argument("--w-heat", type=float, default=20, help="weight of the COCO heat
 p.add_argument("--resume", action="store_true")
 p.add_argument("--max-minutes", type=float, default=0, help="stop (after saving) when this much wall time has passed in this process")
 p.add_argument("--realclip-share", type=float, default=0, help="share of samples that are a labelled tuning-clip frame (models/train/realclip-labels.json, train clips), whole or a crop around an object")
+# Degradations of customer footage (low resolution, strong compression, a fast ball), ft3 on. All off by
+# default, and off they draw no random numbers, so a run recorded without them replays the same samples.
+p.add_argument("--downscale-share", type=float, default=0, help="share of samples shrunk by --downscale-min..max and scaled back up (a small video letterboxed up to the model's input)")
+p.add_argument("--downscale-min", type=float, default=0.25, help="smallest shrink factor of --downscale-share")
+p.add_argument("--downscale-max", type=float, default=0.6, help="largest shrink factor of --downscale-share")
+p.add_argument("--jpeg-share", type=float, default=0, help="share of samples re-encoded as JPEG at quality --jpeg-quality-min..max (8x8 blocking and smeared small objects, as H.264 at a high CRF); at the shrunk size when also downscaled")
+p.add_argument("--jpeg-quality-min", type=int, default=10)
+p.add_argument("--jpeg-quality-max", type=int, default=45)
+p.add_argument("--motion-blur-share", type=float, default=0, help="share of samples smeared along a random direction by 3..--motion-blur-max-px pixels (a fast ball, a panning phone)")
+p.add_argument("--motion-blur-max-px", type=int, default=9)
 args = p.parse_args()
 
 torch.set_num_threads(args.threads)
@@ -138,6 +149,31 @@ def realclip_sample(rng: np.random.Generator):
     return compose([part], args.canvas, 1, rng, (0.6, 1.0), rgbs=[pixels])
 
 
+def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The footage degradations of --motion-blur-share, --downscale-share and --jpeg-share, in the order
+    a video meets them: motion while filming, then a small frame, then the encoder; the runner then
+    scales the frame up to its input. A share of 0 draws no random number. → float32 in 0..255."""
+    import cv2
+    if args.motion_blur_share and rng.random() < args.motion_blur_share:
+        length = int(rng.integers(3, args.motion_blur_max_px + 1))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    size = args.canvas
+    if args.downscale_share and rng.random() < args.downscale_share:
+        size = max(16, int(args.canvas * rng.uniform(args.downscale_min, args.downscale_max)))
+        img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
+    if args.jpeg_share and rng.random() < args.jpeg_share:
+        quality = int(rng.integers(args.jpeg_quality_min, args.jpeg_quality_max + 1))
+        bgr = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
+        img = cv2.cvtColor(cv2.imdecode(cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    if size != args.canvas:
+        img = cv2.resize(img, (args.canvas, args.canvas), interpolation=cv2.INTER_LINEAR)
+    return np.clip(img, 0, 255).astype(np.float32)
+
+
 def sample(rng: np.random.Generator):
     if args.realclip_share and rng.random() < args.realclip_share:
         placed = realclip_sample(rng)
@@ -156,7 +192,7 @@ def sample(rng: np.random.Generator):
         f = rng.uniform(0.4, 0.8)
         small = cv2.resize(img, (int(args.canvas * f), int(args.canvas * f)), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (args.canvas, args.canvas), interpolation=cv2.INTER_LINEAR)
-    img = np.clip(img, 0, 255).astype(np.float32)
+    img = degrade(np.clip(img, 0, 255), rng)
     g = args.canvas // STRIDE
     balls = [b for b in placed.boxes if b[0] == "ball"]
     rims = [b for b in placed.boxes if b[0] == "rim"]
