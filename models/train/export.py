@@ -109,6 +109,13 @@ def training_data(run_args: dict) -> str:
             digest = hashlib.sha256(f.read()).hexdigest()
         data += (f"; a share {share} of the samples a labelled frame of the train clips of models/train/realclip-labels.json"
                  f" (sha256 {digest}; tuning clips of ../shared/realclips only, never a held_out clip)")
+    degradations = [f"{name} {run_args[key]}" + extra for key, name, extra in (
+        ("motion_blur_share", "motion blur", f" (3-{run_args.get('motion_blur_max_px')} px)"),
+        ("downscale_share", "downscale-then-upscale", f" (x{run_args.get('downscale_min')}-{run_args.get('downscale_max')})"),
+        ("jpeg_share", "JPEG re-encoding", f" (quality {run_args.get('jpeg_quality_min')}-{run_args.get('jpeg_quality_max')})"),
+    ) if run_args.get(key)]
+    if degradations:
+        data += "; shares of the samples degraded as compressed, small footage: " + ", ".join(degradations)
     return data + "; chosen on validation figures only (metrics)"
 
 
