@@ -17,6 +17,7 @@ import path from "node:path";
 import { clipBootstrapIntervals, clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
+import { COURT_FREE_FREE_THROW_DEFAULTS } from "../gpu-runner/analysis/rules/free-throw.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings, type AnalyzeInput } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
@@ -93,7 +94,7 @@ function detectionRates(clip: ManifestClip, workDir: string): { rimRate: number 
 
 /**
  * `--set group.NAME=value` arguments as analysis settings: `attempts.NEAR_RIM_WIDTHS=1.5` (the attempt
- * rules), `release.OFF_FLIGHT_BALLS=0.8` (the release rule), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
+ * rules), `release.OFF_FLIGHT_BALLS=0.8` (the release rule), `freeThrow.PAUSE_S=1.5` (the free-throw rule without a registered court), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
  * Values are JSON (numbers, arrays); unknown names are refused rather than ignored.
  */
 export function parseSettingArgs(sets: string[]): AnalysisSettings {
@@ -103,7 +104,7 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
     if (eq < 0) throw new Error(`--set ${s}: expected name=value`);
     const keys = s.slice(0, eq).split(".");
     const value = JSON.parse(s.slice(eq + 1));
-    let defaults: any = { attempts: ATTEMPT_DEFAULTS, release: RELEASE_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
+    let defaults: any = { attempts: ATTEMPT_DEFAULTS, release: RELEASE_DEFAULTS, freeThrow: COURT_FREE_FREE_THROW_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
     let node = out;
     keys.forEach((k, i) => {
       if (defaults === undefined || !(k in defaults)) throw new Error(`--set ${s}: unknown setting ${keys.slice(0, i + 1).join(".")}`);
