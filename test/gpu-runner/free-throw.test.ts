@@ -3,12 +3,16 @@
 // a real-footage shot's facts are decided (draftShots with a registered court view). Without a
 // registered court: the rule on feet in standing heights at an estimated distance, and draftShots
 // with no court, the shooter's size and the rim's width giving the distance.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { draftShots, type AttributionInput } from "../../gpu-runner/analysis/rules/attribution.ts";
 import { COURT_TEMPLATES, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { COURT_FREE_FREE_THROW_DEFAULTS, courtFreeFreeThrowCall, FREE_THROW_DEFAULTS, freeThrowCall, type SizedPerson } from "../../gpu-runner/analysis/rules/free-throw.ts";
 import { estimateShotDistance, placeBySize, PLAYER_HEIGHT_M } from "../../gpu-runner/analysis/rules/distance.ts";
 import { shotPoints } from "../../contract/box-score.ts";
+import { readManifest } from "../../bench/realclips-manifest.ts";
+import { trueFreeThrows } from "../../bench/realclips.ts";
 import { RELEASE_DEFAULTS } from "../../gpu-runner/analysis/rules/flight.ts";
 import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
@@ -289,6 +293,12 @@ describe("free throws where a shot's facts are decided without a court (draftSho
     expect(shotPoints({ made: d.made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point })).toBe(1);
   });
 
+  it("takes the rule's settings from the analysis (a bench sweep): a window ending before 4.2 m leaves a two", () => {
+    const [d] = draftShots({ ...picture(walkedIn, 4.2), freeThrow: { MAX_DISTANCE_M: 4 } });
+    expect(d).toMatchObject({ is_free_throw: false, is_three_point: false });
+    expect(d.freeThrow).toMatchObject({ freeThrow: false, atLine: false, court: "not_registered" });
+  });
+
   it("a jumper at the same distance after a dribble: a two", () => {
     // Dribbling along the line until a second before the release.
     const [d] = draftShots(picture((f) => (f >= release - 10 ? spot : [spot[0] - 8 * (release - 10 - f), spot[1]]), 4.2));
@@ -305,5 +315,21 @@ describe("free throws where a shot's facts are decided without a court (draftSho
     expect(near.distance).toBeCloseTo(2, 1);
     expect(near).toMatchObject({ is_free_throw: false, is_three_point: false });
     expect(estimateShotDistance({ feet: spot, playerHeight: HEIGHT_PX, rim: { cx: W / 2, cy: 100, w: rimWidth(2), h: 12 }, frameWidth: W, frameHeight: 720 })).toBeCloseTo(2, 5);
+  });
+});
+
+describe("the real-clip bench's free-throw truth (bench/free-throws.json)", () => {
+  it("lists exactly the clips whose notes say free throw, with the manifest's split and one free throw per attempt", () => {
+    const truth = trueFreeThrows();
+    const manifest = readManifest();
+    const named = manifest.filter((c) => /free throw/i.test(c.notes)).map((c) => path.basename(c.file, path.extname(c.file)));
+    expect([...truth.keys()].sort()).toEqual(named.sort());
+    const listed = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/free-throws.json"), "utf8")) as { clips: Array<{ clip: string; split: string }> }).clips;
+    for (const c of manifest) {
+      const name = path.basename(c.file, path.extname(c.file));
+      if (!truth.has(name)) continue;
+      expect(truth.get(name)).toBe(c.attempts);
+      expect(listed.find((x) => x.clip === name)!.split).toBe(c.split);
+    }
   });
 });
