@@ -187,7 +187,7 @@ describe("free throws without a registered court (rules/free-throw.ts courtFreeF
 
   it("a set stance at the free-throw distance, stepped into before the pause: a free throw", () => {
     const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(walkedIn(4)), rim, others: [] });
-    expect(r).toMatchObject({ freeThrow: true, atLine: true, linedUp: 0, court: "not_registered", distanceM: 4.2 });
+    expect(r).toMatchObject({ freeThrow: true, atLine: true, linedUp: 0, court: "not_registered", distanceM: 4.2, steppedIn: true });
     expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
   });
 
@@ -215,7 +215,7 @@ describe("free throws without a registered court (rules/free-throw.ts courtFreeF
     const fromStart = heights(3.5, () => set);
     const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] });
     expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
-    expect(r.freeThrow).toBe(false);
+    expect(r).toMatchObject({ freeThrow: false, steppedIn: false });
     expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] }, { ...o, STEP_IN_WITHIN_S: 0 }).freeThrow).toBe(true);
   });
 

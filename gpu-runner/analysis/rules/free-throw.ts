@@ -54,6 +54,8 @@ export interface FreeThrowCall {
   court: "registered" | "not_registered";
   /** The shooter's feet to the basket's centre (m): on the registered court, else the estimate (null: none could be made). */
   distanceM: number | null;
+  /** Without a registered court only: the shooter was seen stepping into the stance (the pause did not run back to the first frame looked at). */
+  steppedIn?: boolean;
 }
 
 /**
@@ -170,5 +172,5 @@ export function courtFreeFreeThrowCall(input: CourtFreeFreeThrowInput, o: CourtF
   // The walk back stopped at a move (not at the first frame looked at, nor at the video's start).
   const lookedBackS = shooter.before.filter((x) => x.s <= o.STEP_IN_WITHIN_S).reduce((m, x) => Math.max(m, x.s), 0);
   const steppedIn = o.STEP_IN_WITHIN_S <= 0 || pause.stillS < lookedBackS;
-  return { freeThrow: atLine && pause.held && steppedIn, atLine, stillS: pause.stillS, linedUp, court: "not_registered", distanceM };
+  return { freeThrow: atLine && pause.held && steppedIn, atLine, stillS: pause.stillS, linedUp, court: "not_registered", distanceM, steppedIn };
 }
