@@ -104,8 +104,8 @@ export function freeThrowCall(input: FreeThrowInput, o = FREE_THROW_DEFAULTS): F
  * measured in the shooter's own standing heights. The distance window is wide because the estimate
  * is a metre or so off (more where the lens is far from the assumed 70°), so it cannot tell the line
  * from a step inside or behind it: the pause has to say more than on a registered court. It is
- * longer (a free-throw routine, the ball handed over and a few dribbles with the feet set, lasts 3 s
- * or more; a set shot from mid-range after a catch rarely does), and the shooter must be seen
+ * longer (a free-throw routine, the ball handed over and a few dribbles with the feet set, usually
+ * lasts 3 s or more; a drill's set shot is often taken sooner), and the shooter must be seen
  * stepping into the stance: a shooter already standing still on the video's first frame (a drill
  * clip cut at the set) is not called. On the tuning clips a 2 s pause, or a pause without the step
  * in, called set shots from mid-range free throws (docs/analysis.md).
