@@ -19,7 +19,7 @@ import { fromRegion, ofClass, type Detections } from "../../vision/detections.ts
 import { median, medianBox } from "../../vision/boxes.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
-import { BALL_PATH_DEFAULTS, buildBallPath, buildBallPathOnRim } from "../rules/ball-path.ts";
+import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
 import { ballCameToRim, isLight, plausibleHeight, ringSeenAtRim, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_SEEN_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimSeenSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "../rules/hoop.ts";
 import { observeCourtViews } from "./court-views.ts";
 import { sourceFrame, type Observations } from "./observations.ts";
@@ -355,9 +355,8 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
   const watchedPaths = watched.map((rim, k) => {
     const at = (i: number) => watch[rim.from + i]?.[k];
     return {
-      ball: buildBallPathOnRim(
+      ball: buildBallPath(
         rim.boxes.map((_, i) => ofClass(at(i)?.detections ?? [], "ball")),
-        rim.boxes,
         {
           fps,
           scale: medianBox(rim.boxes).w * ob.BALL_RIM_WIDTHS,

@@ -204,34 +204,3 @@ function bestNonOverlapping(items: Array<{ t: Tracklet; w: number }>): Tracklet[
   }
   return out;
 }
-
-/**
- * buildBallPath in the frame of a rim that moves in the picture (a panning or handheld camera; the
- * rim watch's rim boxes follow it). The path's rules — a look-alike that sits still, a step that
- * keeps the ball's direction, a tracklet that goes one way — are about the ball's movement in the
- * world, and a camera that pans carries a ball lying on the floor (or a ball-like patch of the
- * wall) steadily across the picture, where it looks like a ball going one way. So the candidates are
- * placed relative to where the rim stands in each frame (the rim hangs still in the world), linked
- * there, and the path is put back into the picture. A still camera's rim stands still: the same path.
- */
-export function buildBallPathOnRim<C extends DetectionOf<"ball">>(
-  perFrame: ReadonlyArray<ReadonlyArray<C>>,
-  /** The rim at every frame of `perFrame` (source pixels). */
-  rimBoxes: ReadonlyArray<{ cx: number; cy: number }>,
-  opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
-): Array<BallObs | null> {
-  if (!rimBoxes.length) return buildBallPath(perFrame, opts);
-  const moved = (f: number) => {
-    const r = rimBoxes[Math.min(f, rimBoxes.length - 1)];
-    return { dx: r.cx - rimBoxes[0].cx, dy: r.cy - rimBoxes[0].cy };
-  };
-  const onRim = perFrame.map((cs, f) => {
-    const { dx, dy } = moved(f);
-    return dx || dy ? cs.map((c) => ({ ...c, cx: c.cx - dx, cy: c.cy - dy })) : cs;
-  });
-  return buildBallPath(onRim, opts).map((b, f) => {
-    if (!b) return b;
-    const { dx, dy } = moved(f);
-    return dx || dy ? { ...b, cx: b.cx + dx, cy: b.cy + dy } : b;
-  });
-}
