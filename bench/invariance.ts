@@ -5,8 +5,9 @@
 // every copy are test/gpu-runner/resolution-invariance.test.ts's. With `--observations DIR` each
 // copy's observations are kept there (as bench:realclips keeps them) and replayed on later runs, so
 // a change to the rules after the observation (`--set group.NAME=value`, or code) is checked on
-// every copy in seconds.
-//   npx tsx bench/invariance.ts [--clips name,name] [--observations DIR] [--set group.NAME=value]
+// every copy in seconds. Each clip also gets camera-motion copies cut from its 720p copy (a handheld
+// sway and a pan, invariance-copies.ts MOTION_COPIES; `--strong` adds STRONG_MOTION_COPIES).
+//   npx tsx bench/invariance.ts [--clips name,name] [--observations DIR] [--set group.NAME=value] [--strong]
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
