@@ -46,35 +46,22 @@ function shiftedDifference(a: Float32Array, b: Float32Array, n: number, dx: numb
  * refinement around the best coarse answer. Camera shake moves the whole region at once; without
  * this, a handheld close-up of a rim "moves" everywhere and the ball cannot stand out from it.
  */
-export function registerShift(
-  image: Float32Array,
-  reference: Float32Array,
-  S: number,
-  maxShift: number,
-  scratch?: { a: Float32Array; b: Float32Array },
-  /** Where the search is centred (the last frame's shift, when a sway runs ahead of the track); it looks up to maxShift around it… */
-  around: { dx: number; dy: number } = { dx: 0, dy: 0 },
-  /** …and never past this many pixels in all. */
-  limit = maxShift,
-): { dx: number; dy: number } {
+export function registerShift(image: Float32Array, reference: Float32Array, S: number, maxShift: number, scratch?: { a: Float32Array; b: Float32Array }): { dx: number; dy: number } {
   const m = S / 4;
   const a = blockMeans4(image, S, S, scratch?.a ?? new Float32Array(m * m));
   const b = blockMeans4(reference, S, S, scratch?.b ?? new Float32Array(m * m));
   const R = Math.ceil(maxShift / 4);
-  const L = Math.ceil(limit / 4);
-  const cx = Math.round(around.dx / 4), cy = Math.round(around.dy / 4);
-  const edge = Math.min(L, R + Math.max(Math.abs(cx), Math.abs(cy)));
-  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, edge, 2) };
-  for (let dy = Math.max(-L, cy - R); dy <= Math.min(L, cy + R); dy++)
-    for (let dx = Math.max(-L, cx - R); dx <= Math.min(L, cx + R); dx++) {
-      const d = shiftedDifference(a, b, m, dx, dy, edge, 2);
+  let best = { dx: 0, dy: 0, d: shiftedDifference(a, b, m, 0, 0, R, 2) };
+  for (let dy = -R; dy <= R; dy++)
+    for (let dx = -R; dx <= R; dx++) {
+      const d = shiftedDifference(a, b, m, dx, dy, R, 2);
       if (d < best.d - 1e-6) best = { dx, dy, d };
     }
-  const margin = 4 * edge + 3;
+  const margin = 4 * R + 3;
   let fine = { dx: 0, dy: 0, d: shiftedDifference(image, reference, S, 0, 0, margin, 2) };
   for (let dy = 4 * best.dy - 3; dy <= 4 * best.dy + 3; dy++)
     for (let dx = 4 * best.dx - 3; dx <= 4 * best.dx + 3; dx++) {
-      if (Math.abs(dx) > limit || Math.abs(dy) > limit || Math.abs(dx - around.dx) > maxShift || Math.abs(dy - around.dy) > maxShift) continue;
+      if (Math.abs(dx) > maxShift || Math.abs(dy) > maxShift) continue;
       const d = shiftedDifference(image, reference, S, dx, dy, margin, 2);
       if (d < fine.d - 1e-6) fine = { dx, dy, d };
     }

@@ -40,13 +40,6 @@ export interface RimWatchSample {
 export const RIM_WATCH_DEFAULTS = {
   /** Largest camera movement between the rim's track and a frame that is followed, as a share of the region; 0 turns stabilisation off. */
   MAX_SHIFT_SHARE: 0.1,
-  /**
-   * A handheld sway runs ahead of the track (a rim place 5 times a second, interpolated between):
-   * once the last frame's shift is past this share of the region, the search starts from it…
-   */
-  FOLLOW_FROM_SHARE: 0.05,
-  /** …and looks MAX_SHIFT_SHARE around it, up to this share of the region in all. */
-  MAX_FOLLOWED_SHIFT_SHARE: 0.25,
   /** While nothing in a region moves, the model looks at one frame in this many; 1 looks at every frame. */
   CALM_EVERY_FRAMES: 3,
   /** Something moves: a 16×16 block of the lined-up region differs from the background by this much… */
@@ -126,8 +119,6 @@ export async function watchRims(source: FrameSource, model: BasketballModel, rim
   const fx = scaleTo ? scaleTo.w / cropRect.w : 1, fy = scaleTo ? scaleTo.h / cropRect.h : 1;
   const S = opts.input;
   const maxShift = Math.round(S * o.MAX_SHIFT_SHARE);
-  const followFrom = S * o.FOLLOW_FROM_SHARE;
-  const maxFollowed = Math.round(S * o.MAX_FOLLOWED_SHIFT_SHARE);
   // Per rim: the region's running average (a fifth of every new frame), the background a ball stands
   // out from, in the region's own coordinates whatever the camera did. The frame being prepared and
   // the one the model is looking at use alternate buffers (by frame parity): this frame's crop, its
@@ -141,8 +132,6 @@ export async function watchRims(source: FrameSource, model: BasketballModel, rim
     scratch: new Float32Array(S * S * 3),
     /** Where the background has the rim (region input pixels): the track's place when it was last moved. */
     anchor: { x: 0, y: 0 },
-    /** The last frame's shift (region input pixels), where the next search starts once it is large. */
-    lastShift: { dx: 0, dy: 0 },
     lastLook: -Infinity,
     lastBall: -Infinity,
   }));
@@ -196,9 +185,7 @@ export async function watchRims(source: FrameSource, model: BasketballModel, rim
           st.anchor = { x: st.anchor.x + mx, y: st.anchor.y + my };
         }
       }
-      const followed = Math.max(Math.abs(st.lastShift.dx), Math.abs(st.lastShift.dy)) > followFrom ? st.lastShift : { dx: 0, dy: 0 };
-      const shift = have && maxShift > 0 ? registerShift(lumaOf(crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma, followed, Math.max(maxShift, maxFollowed)) : { dx: 0, dy: 0 };
-      st.lastShift = shift;
+      const shift = have && maxShift > 0 ? registerShift(lumaOf(crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma) : { dx: 0, dy: 0 };
       shiftImage(crop, S, shift.dx, shift.dy, bg, aligned);
       // In the aligned crop the rim stands where the track puts it.
       const netMotion = have ? boxMotion(aligned, previous, S, rx - rw / 2, ry + o.NET_TOP_RIM_WIDTHS * rw, rx + rw / 2, ry + o.NET_BOTTOM_RIM_WIDTHS * rw) : 0;
