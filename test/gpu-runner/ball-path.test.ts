@@ -26,7 +26,7 @@ describe("ball path on real-footage candidates", () => {
     const frames = Array.from({ length: 10 }, (_, f) => [c(100 + f * 15, 100 + f * 10, f < 3 ? 0.5 : 0.2)]);
     const path = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 } });
     expect(path.filter(Boolean)).toHaveLength(10);
-    const none = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 }, canSeed: () => false });
+    const none = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 }, visiblyMoving: () => false });
     expect(none.filter(Boolean)).toHaveLength(0);
   });
 
@@ -41,5 +41,18 @@ describe("ball path on real-footage candidates", () => {
     expect(buildBallPath(steady, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(3);
     const jitter = [[], [c(100, 100)], [c(100, 135)], [c(100, 102)], [c(100, 138)], []];
     expect(buildBallPath(jitter, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(0);
+  });
+
+  it("keeps a ball that hits the rim close up and turns back within its own size when every sighting stood out from the background; not a look-alike that does not", () => {
+    // sujay_rim_miss_0065's ball, 82 px, at 15 frames a second: in from the top left, down onto the
+    // ring, and back left off it: 0.87 of a ball from where it was first seen, not one straight way.
+    const seen = [c(107, 10, 0.38, 46), c(134, 39, 0.97, 76), c(134, 76, 0.92, 75), c(95, 75, 0.8, 60)];
+    const bounce = Array.from({ length: 27 }, (_, f) => (f >= 11 && f <= 14 ? [seen[f - 11]] : []));
+    const moving = new Set(["107,10", "134,39", "134,76", "95,75"]);
+    const standsOut = (b: { cx: number; cy: number }) => moving.has(`${b.cx},${b.cy}`);
+    expect(buildBallPath(bounce, { fps: 15, scale: 82, visiblyMoving: standsOut }).filter(Boolean)).toHaveLength(4);
+    // The same places where only the first sighting stood out (a look-alike flickering in place after it): none.
+    const firstOnly = (b: { cx: number; cy: number }) => b.cx === 107;
+    expect(buildBallPath(bounce, { fps: 15, scale: 82, visiblyMoving: firstOnly }).filter(Boolean)).toHaveLength(0);
   });
 });

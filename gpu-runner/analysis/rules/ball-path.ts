@@ -99,8 +99,14 @@ interface Tracklet<C extends DetectionOf<"ball"> = DetectionOf<"ball">> {
  */
 export function buildBallPath<C extends DetectionOf<"ball">>(
   perFrame: ReadonlyArray<ReadonlyArray<C>>,
-  /** `canSeed`: a further condition for starting a tracklet (e.g. the candidate visibly moved); any candidate may extend one. */
-  opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
+  /**
+   * `visiblyMoving`: whether a candidate stood out from what was there before (its disc differs from
+   * the region's running background). Where given, only such a candidate starts a tracklet (any may
+   * extend one), and a tracklet of such candidates only is a ball even where it stays within a ball's
+   * size (a ball hitting the rim close up turns back within a frame or two): a look-alike in place is
+   * part of the background and does not stand out from it frame after frame.
+   */
+  opts: BallPathOptions & { visiblyMoving?: (c: C, frame: number) => boolean },
 ): Array<BallObs | null> {
   const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
   const [lo, hi] = o.SIZE_RANGE_BALLS;
@@ -108,14 +114,14 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
   const plausible: C[][] = perFrame.map((cs) => withMinScore(cs, o.MIN_SCORE).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
   const moving = dropStatic(plausible, opts);
   const maxStep = (o.MAX_SPEED_BALLS_PER_S / opts.fps) * opts.scale;
-  const tracklets: Tracklet[] = [];
-  let active: Tracklet[] = [];
+  const tracklets: Tracklet<C>[] = [];
+  let active: Tracklet<C>[] = [];
   for (let f = 0; f < moving.length; f++) {
     const cands = [...moving[f]].sort((a, b) => b.score - a.score);
     active = active.filter((t) => f - t.frames[t.frames.length - 1] <= o.LINK_GAP_FRAMES);
-    const used = new Set<Tracklet>();
+    const used = new Set<Tracklet<C>>();
     for (const c of cands) {
-      let best: Tracklet | null = null, bestD = Infinity;
+      let best: Tracklet<C> | null = null, bestD = Infinity;
       for (const t of active) {
         if (used.has(t)) continue;
         const n = t.obs.length, last = t.obs[n - 1], dt = f - t.frames[n - 1];
@@ -134,7 +140,7 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
         best.frames.push(f);
         best.obs.push(c);
         used.add(best);
-      } else if (c.score >= o.SEED_SCORE && (!opts.canSeed || opts.canSeed(c, f))) {
+      } else if (c.score >= o.SEED_SCORE && (!opts.visiblyMoving || opts.visiblyMoving(c, f))) {
         const t = { frames: [f], obs: [c] };
         tracklets.push(t);
         active.push(t);
@@ -142,10 +148,11 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
       }
     }
   }
-  const worth = (t: Tracklet): number => {
+  const standsOut = (t: Tracklet<C>) => !!opts.visiblyMoving && t.obs.every((b, i) => opts.visiblyMoving!(b, t.frames[i]));
+  const worth = (t: Tracklet<C>): number => {
     if (t.obs.length < 2) return t.obs[0].score >= o.SINGLE_SIGHTING_SCORE ? 0.5 * t.obs[0].score : 0;
     const reach = Math.max(...t.obs.map((b) => Math.hypot(b.cx - t.obs[0].cx, b.cy - t.obs[0].cy)));
-    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o)) return 0;
+    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o) && !standsOut(t)) return 0;
     let w = 0.5 * t.obs[0].score;
     for (let i = 1; i < t.obs.length; i++) {
       const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= o.MOVED_BALLS * opts.scale;
