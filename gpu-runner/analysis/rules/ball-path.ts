@@ -102,9 +102,8 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
   /**
    * `visiblyMoving`: whether a candidate stood out from what was there before (its disc differs from
    * the region's running background). Where given, only such a candidate starts a tracklet (any may
-   * extend one), and a tracklet of such candidates only is a ball even where it stays within a ball's
-   * size (a ball hitting the rim close up turns back within a frame or two): a look-alike in place is
-   * part of the background and does not stand out from it frame after frame.
+   * extend one), and a short tracklet of such candidates only that moved on every step need not move
+   * one straight way (see steady).
    */
   opts: BallPathOptions & { visiblyMoving?: (c: C, frame: number) => boolean },
 ): Array<BallObs | null> {
@@ -152,7 +151,7 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
   const worth = (t: Tracklet<C>): number => {
     if (t.obs.length < 2) return t.obs[0].score >= o.SINGLE_SIGHTING_SCORE ? 0.5 * t.obs[0].score : 0;
     const reach = Math.max(...t.obs.map((b) => Math.hypot(b.cx - t.obs[0].cx, b.cy - t.obs[0].cy)));
-    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o) && !standsOut(t)) return 0;
+    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o, standsOut(t))) return 0;
     let w = 0.5 * t.obs[0].score;
     for (let i = 1; i < t.obs.length; i++) {
       const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= o.MOVED_BALLS * opts.scale;
@@ -171,11 +170,14 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
 }
 
 /**
- * A short tracklet that moved the same way on every step, by at least STEADY_STEP_BALLS each time: a
- * ball seen for a few frames close up (where one ball size is a big distance), not a look-alike
- * flickering in place, which jitters back and forth.
+ * A short tracklet that moved on every step, by at least STEADY_STEP_BALLS each time: a ball seen for
+ * a few frames close up (where one ball size is a big distance), not a look-alike flickering in place.
+ * A look-alike can jitter back and forth by as much, so the steps must also go one way (end to end at
+ * least STEADY_STRAIGHTNESS of the path), unless every sighting stood out from the region's
+ * background (`standsOut`): a look-alike in place is part of that background, while a ball hitting
+ * the rim close up turns back within a frame or two and stands out on each.
  */
-function steady(t: Tracklet, scale: number, o: BallPathSettings): boolean {
+function steady(t: Tracklet, scale: number, o: BallPathSettings, standsOut: boolean): boolean {
   let length = 0;
   for (let i = 1; i < t.obs.length; i++) {
     const step = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) / (t.frames[i] - t.frames[i - 1]);
@@ -183,7 +185,7 @@ function steady(t: Tracklet, scale: number, o: BallPathSettings): boolean {
     length += step * (t.frames[i] - t.frames[i - 1]);
   }
   const first = t.obs[0], last = t.obs[t.obs.length - 1];
-  return Math.hypot(last.cx - first.cx, last.cy - first.cy) >= o.STEADY_STRAIGHTNESS * length;
+  return standsOut || Math.hypot(last.cx - first.cx, last.cy - first.cy) >= o.STEADY_STRAIGHTNESS * length;
 }
 
 /** Weighted interval scheduling: the set of tracklets with disjoint frame spans and the largest total worth. */
