@@ -15,7 +15,7 @@ export const LINE_DEFAULTS = {
   /** Least luma contrast (grey levels, 0–255) of a stripe against the nearer of its two sides, whatever the noise. */
   MIN_CONTRAST: 18,
   /** and at least this many times the picture's noise (σ in grey levels, measured per NOISE_BLOCK_PX block from neighbouring pixels' differences). */
-  NOISE_MULTIPLE: 5,
+  NOISE_MULTIPLE: 0,
   /** Side (px) of the square blocks the noise is measured in. */
   NOISE_BLOCK_PX: 16,
   /** Stripes darker than the floor on both sides count too (dark lines edging a painted key). */
