@@ -14,7 +14,13 @@ export const LINE_DEFAULTS = {
   SIDE_PX: 3,
   /** Least luma contrast (grey levels, 0–255) of a stripe against the nearer of its two sides, whatever the noise. */
   MIN_CONTRAST: 18,
-  /** and at least this many times the picture's noise (σ in grey levels, measured per NOISE_BLOCK_PX block from neighbouring pixels' differences). */
+  /**
+   * and at least this many times the picture's noise (σ in grey levels, measured per NOISE_BLOCK_PX
+   * block from neighbouring pixels' differences); 0: the fixed MIN_CONTRAST alone. Off by default,
+   * as are DARK_STRIPES and EDGE_MIN_COLOUR: on the tuning frames they raise every court type's
+   * support, the wrong ones' too, and registered wrong courts (docs/analysis.md, "Dark stripes,
+   * colour steps and fainter lines"); turn them on with bench:court -- --set.
+   */
   NOISE_MULTIPLE: 0,
   /** Side (px) of the square blocks the noise is measured in. */
   NOISE_BLOCK_PX: 16,
@@ -108,13 +114,14 @@ function stripePixels(luma: Uint8Array, W: number, H: number, opts: StripeOption
   const k = opts.noiseMultiple ?? o.NOISE_MULTIPLE;
   const flat = opts.maxSideChange ?? o.MAX_SIDE_CHANGE;
   const dark = opts.darkStripes ?? o.DARK_STRIPES;
-  const { sigma, cols } = blockNoise(luma, W, H, o.NOISE_BLOCK_PX);
+  // The noise is measured only where it can raise the threshold.
+  const { sigma, cols } = k > 0 ? blockNoise(luma, W, H, o.NOISE_BLOCK_PX) : { sigma: null, cols: 0 };
   const mask = new Uint8Array(W * H);
   const e = 2 * d;
   for (let y = e; y < H - e; y++) {
     const row = Math.floor(y / o.NOISE_BLOCK_PX) * cols;
     for (let x = e; x < W - e; x++) {
-      const t = Math.max(least, k * sigma[row + Math.floor(x / o.NOISE_BLOCK_PX)]);
+      const t = sigma ? Math.max(least, k * sigma[row + Math.floor(x / o.NOISE_BLOCK_PX)]) : least;
       const v = luma[y * W + x];
       for (const [dx, dy] of DIRS) {
         const a = luma[(y + dy * d) * W + x + dx * d], b = luma[(y - dy * d) * W + x - dx * d];
