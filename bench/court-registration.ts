@@ -14,6 +14,9 @@
 //   npm run bench:court
 //   npm run bench:court -- --pipeline   also the pipeline's court pass (observeCourtViews) over every
 //                                       clip of the manifest: its time and the views it registers
+//   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
+//                                       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS
+//                                       changed for this run (a sweep is a loop over runs)
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/rules/court-fit.ts";
@@ -24,7 +27,7 @@ import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
 import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
-import { houghLines, ridgeMask } from "../gpu-runner/vision/lines.ts";
+import { houghLines, LINE_DEFAULTS, lineMask } from "../gpu-runner/vision/lines.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
 
@@ -45,6 +48,18 @@ const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "court-la
   examined_without_four: Array<{ clip: string; split: string; time_s: number }>;
   attempts: Array<{ clip: string; split: "tuning" | "held_out"; release_s: number; points: 2 | 3; feet: { x: number; y: number } }>;
 };
+
+// Settings changed for this run (--set NAME=VALUE, a number or true/false), for sweeps.
+for (let i = 0; i < process.argv.length; i++) {
+  if (process.argv[i] !== "--set") continue;
+  const [name, raw] = (process.argv[i + 1] ?? "").split("=");
+  const owner = [LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS].find((o) => name in o) as Record<string, unknown> | undefined;
+  if (!owner || raw === undefined) throw new Error(`--set ${process.argv[i + 1]}: not NAME=VALUE of a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS`);
+  const value = raw === "true" ? true : raw === "false" ? false : Number(raw);
+  if (typeof value !== typeof owner[name] || (typeof value === "number" && !Number.isFinite(value))) throw new Error(`--set ${name}: ${raw} is not a ${typeof owner[name]}`);
+  owner[name] = value;
+  console.log(`setting ${name} = ${raw}`);
+}
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–");
 
@@ -87,11 +102,11 @@ for (const [split, s] of Object.entries(summary)) {
   console.log(`${split}\t${s.examined}\t${s.four}\t${s.fitted}\t${byType}\t${s.best.join(", ") || "–"}`);
 }
 
-/** One frame as luma at WORK_WIDTH (exact seek). */
-async function lumaAt(clip: string, t: number, width: number, height: number) {
+/** One frame as RGB at WORK_WIDTH (exact seek). */
+async function rgbAt(clip: string, t: number, width: number, height: number) {
   const W = WORK_WIDTH, H = Math.round((height * W) / width / 2) * 2;
-  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${W}:${H}`, "-f", "rawvideo", "-pix_fmt", "gray", "-"]);
-  return { luma: new Uint8Array(buf.buffer, buf.byteOffset, W * H), W, H, factor: width / W };
+  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${W}:${H}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
+  return { rgb: new Uint8Array(buf.buffer, buf.byteOffset, W * H * 3), W, H, factor: width / W };
 }
 
 console.log("\nline detector\nframe\tsplit\tregistered\ttype\tlandmark errors (m)\tmedian");
@@ -100,8 +115,8 @@ const detected: Record<string, { frames: number; registered: number; errors: num
   held_out: { frames: 0, registered: 0, errors: [], clips: new Set(), clipsRegistered: new Set() },
 };
 for (const f of data.frames) {
-  const { luma, W, H, factor } = await lumaAt(f.clip, f.time_s, f.width, f.height);
-  const mask = ridgeMask(luma, W, H);
+  const { rgb, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
+  const mask = lineMask(rgb, W, H);
   const r = registerCourt(mask, W, H, houghLines(mask, W, H));
   const d = detected[f.split];
   d.frames++;
@@ -123,8 +138,8 @@ for (const f of data.frames) {
 // which three lie on one court line fit no view (the baseline's three crossings): listed as such.
 console.log(`\nexact labelled view: share of the drawn lines on stripes (a view is kept at ${COURT_REGISTRATION_DEFAULTS.MIN_HIT_SHARE})\nframe\tsplit\t${COURT_TYPE_IDS.join("\t")}\tlines of the best type under half on stripes (on stripes/drawn px)`);
 for (const f of data.frames) {
-  const { luma, W, H, factor } = await lumaAt(f.clip, f.time_s, f.width, f.height);
-  const support = stripeSupport(ridgeMask(luma, W, H), W, H);
+  const { rgb, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
+  const support = stripeSupport(lineMask(rgb, W, H), W, H);
   const scaled = f.landmarks.map((p) => ({ ...p, x: p.x / factor, y: p.y / factor }));
   if (onOneLine(f.landmarks)) { console.log(`${f.clip}@${f.time_s}\t${f.split}\t(three of four landmarks on one court line: no view)`); continue; }
   const shares = COURT_TYPE_IDS.map((id) => {
@@ -144,8 +159,8 @@ for (const f of data.frames) {
 const unlabelled: string[] = [];
 for (const e of data.examined_without_four) {
   const meta = data.frames.find((f) => f.clip === e.clip) ?? (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
-  const { luma, W, H } = await lumaAt(e.clip, e.time_s, meta.width, meta.height);
-  const mask = ridgeMask(luma, W, H);
+  const { rgb, W, H } = await rgbAt(e.clip, e.time_s, meta.width, meta.height);
+  const mask = lineMask(rgb, W, H);
   const r = registerCourt(mask, W, H, houghLines(mask, W, H));
   unlabelled.push(`${e.clip} (${e.split}): ${r ? `registered as ${r.type}` : "not registered"}`);
 }
@@ -159,8 +174,8 @@ console.log("\nattempt\tsplit\tregistered\ttype\tcourt position (m)\tchart\tpoin
 const twoThree: Record<string, { attempts: number; registered: number; right: number }> = { tuning: { attempts: 0, registered: 0, right: 0 }, held_out: { attempts: 0, registered: 0, right: 0 } };
 for (const a of data.attempts) {
   const meta = manifestClips.find((c) => c.file === `clips/${a.clip}.mp4`)!;
-  const { luma, W, H, factor } = await lumaAt(a.clip, a.release_s, meta.width, meta.height);
-  const mask = ridgeMask(luma, W, H);
+  const { rgb, W, H, factor } = await rgbAt(a.clip, a.release_s, meta.width, meta.height);
+  const mask = lineMask(rgb, W, H);
   const r = registerCourt(mask, W, H, houghLines(mask, W, H));
   const t = twoThree[a.split];
   t.attempts++;

@@ -17,6 +17,7 @@ import path from "node:path";
 import { clipBootstrapIntervals, clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
+import { COURT_FREE_FREE_THROW_DEFAULTS } from "../gpu-runner/analysis/rules/free-throw.ts";
 import { AnalysisError, analyzeGame, analyzeObservations, observeVideo, type AnalysisDiagnostics, type AnalysisRun, type AnalysisSettings, type AnalyzeInput } from "../gpu-runner/analysis/pipeline.ts";
 import type { Observations } from "../gpu-runner/analysis/observe/observations.ts";
 import { assembleRealObservations, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageSettings } from "../gpu-runner/analysis/observe/real-footage.ts";
@@ -43,6 +44,9 @@ export interface ClipScore extends ClipShotCounts {
   outcome: string;
   /** The shots found (release and rim time in seconds, made), as matched against the labels. */
   shots: FoundShot[];
+  /** Found shots called free throws, and the clip's true free throws (bench/free-throws.json; none on a clip not listed there). */
+  freeThrowsCalled: number;
+  freeThrowsTrue: number;
   /** Share of analysed frames whose rim is within one rim width of the labelled hoop box (null: no box). */
   rimRate: number | null;
   /** Share of analysed frames in the labelled flight windows with a ball seen (not interpolated). */
@@ -50,6 +54,12 @@ export interface ClipScore extends ClipShotCounts {
   videoSeconds: number;
   decodeSeconds: number;
   analysisSeconds: number;
+}
+
+/** The clips whose attempts include free throws, and how many (bench/free-throws.json): the manifest does not say. */
+export function trueFreeThrows(): Map<string, number> {
+  const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "free-throws.json"), "utf8")) as { clips: Array<{ clip: string; free_throws: number }> };
+  return new Map(data.clips.map((c) => [c.clip, c.free_throws]));
 }
 
 export function bareDecodeSeconds(file: string): number {
@@ -93,7 +103,7 @@ function detectionRates(clip: ManifestClip, workDir: string): { rimRate: number 
 
 /**
  * `--set group.NAME=value` arguments as analysis settings: `attempts.NEAR_RIM_WIDTHS=1.5` (the attempt
- * rules), `release.OFF_FLIGHT_BALLS=0.8` (the release rule), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
+ * rules), `release.OFF_FLIGHT_BALLS=0.8` (the release rule), `freeThrow.PAUSE_S=1.5` (the free-throw rule without a registered court), `realFootage.watch.CALM_EVERY_FRAMES=1` (any real-footage stage's settings), `analysisFps=10`.
  * Values are JSON (numbers, arrays); unknown names are refused rather than ignored.
  */
 export function parseSettingArgs(sets: string[]): AnalysisSettings {
@@ -103,7 +113,7 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
     if (eq < 0) throw new Error(`--set ${s}: expected name=value`);
     const keys = s.slice(0, eq).split(".");
     const value = JSON.parse(s.slice(eq + 1));
-    let defaults: any = { attempts: ATTEMPT_DEFAULTS, release: RELEASE_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
+    let defaults: any = { attempts: ATTEMPT_DEFAULTS, release: RELEASE_DEFAULTS, freeThrow: COURT_FREE_FREE_THROW_DEFAULTS, realFootage: REAL_FOOTAGE_DEFAULTS, analysisFps: 0 };
     let node = out;
     keys.forEach((k, i) => {
       if (defaults === undefined || !(k in defaults)) throw new Error(`--set ${s}: unknown setting ${keys.slice(0, i + 1).join(".")}`);
@@ -185,11 +195,13 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   const t0 = performance.now();
   let outcome = "processed";
   let found: FoundShot[] = [];
+  let freeThrowsCalled = 0;
   try {
     const video = await probe(file);
     const result = observationsDir ? await analyzeKeepingObservations(file, video, workDir, settings, observationsDir, name) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
+    freeThrowsCalled = result.shots.filter((s) => s.is_free_throw).length;
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
     outcome = e.code;
@@ -203,6 +215,8 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
     view: clip.view,
     outcome,
     shots: found,
+    freeThrowsCalled,
+    freeThrowsTrue: trueFreeThrows().get(name) ?? 0,
     ...clipShotCounts(clip.shots, found),
     ...detectionRates(clip, workDir),
     videoSeconds: clip.duration_s,
@@ -216,6 +230,8 @@ export interface PartSummary extends ShotScores {
   intervals: { f1: ScoreInterval; madeAccuracy: ScoreInterval };
   /** Clips labelled with an attempt (so with a visible hoop) that did not come back processed. */
   visibleHoopFailures: string[];
+  /** Free throws called on the clips with a true one (and how many are true), and on the clips without (and how many shots were found there). */
+  freeThrows: { calledOnFreeThrowClips: number; true: number; calledOnOthers: number; shotsOnOthers: number };
   videoSeconds: number;
   analysisSeconds: number;
   decodeSeconds: number;
@@ -227,6 +243,12 @@ export function summarize(scores: ClipScore[]): PartSummary {
     ...scoreShots(scores),
     intervals: clipBootstrapIntervals(scores),
     visibleHoopFailures: scores.filter((s) => s.truthAttempts > 0 && s.outcome !== "processed").map((s) => `${s.clip} (${s.outcome})`),
+    freeThrows: {
+      calledOnFreeThrowClips: sum((s) => (s.freeThrowsTrue > 0 ? s.freeThrowsCalled : 0)),
+      true: sum((s) => s.freeThrowsTrue),
+      calledOnOthers: sum((s) => (s.freeThrowsTrue > 0 ? 0 : s.freeThrowsCalled)),
+      shotsOnOthers: sum((s) => (s.freeThrowsTrue > 0 ? 0 : s.shots.length)),
+    },
     videoSeconds: sum((s) => s.videoSeconds),
     analysisSeconds: sum((s) => s.analysisSeconds),
     decodeSeconds: sum((s) => s.decodeSeconds),
@@ -333,6 +355,7 @@ function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
     "made/missed right": s.matched ? `${s.madeCorrect} / ${s.matched}` : "–",
     "release error s": s.releaseErrorsS.length ? s.releaseErrorsS.map((e) => e.toFixed(2)).join(" ") : "–",
     "exactly right": exactlyRight(s) ? "yes" : "no",
+    "free throws called / true": `${s.freeThrowsCalled} / ${s.freeThrowsTrue}`,
     "rim found": pct(s.rimRate),
     "ball in flight": pct(s.ballRate),
     "analysis / video": `${(s.analysisSeconds / Math.max(s.videoSeconds, 1e-3)).toFixed(2)}×`,
@@ -355,6 +378,7 @@ function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, 
     row("clips with attempts and makes within ±1", (p) => `${p.withinOne} / ${p.clips}`, ""),
     row("clips without an attempt: shots found", (p) => `${p.attemptsOnClipsWithoutAttempt} on ${p.clipsWithoutAttempt} clips`, "0"),
     row("clips with a visible hoop that failed", (p) => String(p.visibleHoopFailures.length), "0"),
+    row("free throws called: on free-throw clips (true) / on other clips (shots found there)", (p) => `${p.freeThrows.calledOnFreeThrowClips} (${p.freeThrows.true}) / ${p.freeThrows.calledOnOthers} (${p.freeThrows.shotsOnOthers})`, "all / 0"),
     row("analysis time / video length", (p) => `${(p.analysisSeconds / p.videoSeconds).toFixed(2)}×`, ""),
   ];
 }

@@ -30,6 +30,7 @@ import { observeWholeFrames } from "./whole-frame/observe-frames.ts";
 import { applyRosters, buildIdentities, voteJersey } from "./rules/players.ts";
 import { mergeSamePlayer, ownersPerFrame, possessionSegments } from "./rules/possession.ts";
 import { RELEASE_DEFAULTS, type ReleaseSettings } from "./rules/flight.ts";
+import type { CourtFreeFreeThrowSettings } from "./rules/free-throw.ts";
 import { observeRealFootage, REAL_FOOTAGE_DEFAULTS, realFootageSettings, type RawRealObservations, type RealFootageOverrides } from "./observe/real-footage.ts";
 import { fitHeightModel } from "./rules/release.ts";
 import { detectShots, type ShotEvent } from "./rules/shots.ts";
@@ -94,6 +95,8 @@ export interface AnalysisSettings {
   attempts?: Partial<AttemptSettings>;
   /** The real-footage release rule over RELEASE_DEFAULTS (bench sweeps). */
   release?: Partial<ReleaseSettings>;
+  /** The free-throw rule without a registered court over COURT_FREE_FREE_THROW_DEFAULTS (bench sweeps). */
+  freeThrow?: Partial<CourtFreeFreeThrowSettings>;
 }
 
 export interface AnalyzeInput {
@@ -299,6 +302,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     // Real footage sees the ball in pieces (the rim's region, the scan a few times a second): the
     // release comes from the flight's fit, not from an unbroken run of sightings.
     release: obs.rimWatch ? { ...RELEASE_DEFAULTS, ...input.settings?.release } : undefined,
+    freeThrow: input.settings?.freeThrow,
   };
   const drafts = draftShots(attributionInput);
   const tags = tagShots(attributionInput, drafts);

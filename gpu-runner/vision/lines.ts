@@ -1,14 +1,36 @@
-// Painted lines on a floor: thin bright ridges in the luma image, and the straight lines among
-// them by a Hough transform. Court lines are white (or light) stripes a few pixels wide on a
-// darker floor; a pixel is on a ridge when it is brighter than the floor at a small distance on
-// both sides across the stripe, which a wide bright area (a wall, a window, sky) never is.
+// Painted lines on a floor, and the straight lines among them by a Hough transform. A court line
+// is paint a few pixels wide on a flatter floor, seen three ways:
+// - a stripe brighter than the floor on both sides (white lines on wood or asphalt),
+// - a stripe darker than both sides (dark lines edging a painted key on light wood),
+// - a step between two flat areas of different colour (a painted key meeting the floor with no
+//   line of its own): in chroma (Cb, Cr) as well as luma, since paint and wood of the same
+//   brightness differ in hue.
+// A wide bright or dark area (a wall, a window, sky) is no stripe, and a step needs flat colour on
+// both sides. The contrast a stripe needs is measured from the floor's own noise around it (a grainy
+// or compressed floor needs more, a smooth one less), never below a fixed least contrast.
 
 export const LINE_DEFAULTS = {
-  /** Distance (px) to the floor on either side of a stripe: more than half the widest stripe expected at the working size. */
+  /** Distance (px) to the floor on either side of a stripe or step: more than half the widest stripe expected at the working size. */
   SIDE_PX: 3,
-  /** Luma (0–255) a ridge pixel must exceed the brighter of its two sides by. */
+  /** Least luma contrast (grey levels, 0–255) of a stripe against the nearer of its two sides, whatever the noise. */
   MIN_CONTRAST: 18,
-  /** The floor on either side must be flat: luma at one and two side distances may differ by at most this (a fence wire against leaves or a window frame is not on a flat floor). */
+  /**
+   * and at least this many times the picture's noise (σ in grey levels, measured per NOISE_BLOCK_PX
+   * block from neighbouring pixels' differences); 0: the fixed MIN_CONTRAST alone. Off by default,
+   * as are DARK_STRIPES and EDGE_MIN_COLOUR: on the tuning frames they raise every court type's
+   * support, the wrong ones' too, and registered wrong courts (docs/analysis.md, "Dark stripes,
+   * colour steps and fainter lines"); turn them on with bench:court -- --set.
+   */
+  NOISE_MULTIPLE: 0,
+  /** Side (px) of the square blocks the noise is measured in. */
+  NOISE_BLOCK_PX: 16,
+  /** Stripes darker than the floor on both sides count too (dark lines edging a painted key). */
+  DARK_STRIPES: false,
+  /** Least colour difference (Cb/Cr levels, 0–255 scale; luma weighed by EDGE_LUMA_WEIGHT) between the flat areas either side of a colour step; 0 turns steps off. */
+  EDGE_MIN_COLOUR: 0,
+  /** Weight of luma in that colour difference: 0 counts hue only (a shadow's edge changes luma, not hue). */
+  EDGE_LUMA_WEIGHT: 0,
+  /** The floor on either side must be flat: luma (or colour, for a step) at one and two side distances may differ by at most this (a fence wire against leaves or a window frame is not on a flat floor). */
   MAX_SIDE_CHANGE: 12,
   /** Texture: a pixel is an edge where |∂x| + |∂y| (central differences) exceeds this, */
   EDGE_GRADIENT: 16,
@@ -33,27 +55,158 @@ export interface Line {
   votes: number;
 }
 
+export interface StripeOptions {
+  sidePx?: number;
+  /** Least contrast (grey levels); the noise may ask for more. */
+  minContrast?: number;
+  noiseMultiple?: number;
+  maxSideChange?: number;
+  darkStripes?: boolean;
+}
+
+/** Across a horizontal, vertical or either diagonal stripe. */
+const DIRS: ReadonlyArray<readonly [number, number]> = [[1, 0], [0, 1], [1, 1], [1, -1]];
+
+/** BT.601 luma of an RGB picture (three bytes a pixel), as ffmpeg's gray conversion. */
+export function lumaOfRgb(rgb: ArrayLike<number>, n: number): Uint8Array {
+  const luma = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) luma[i] = (77 * rgb[j] + 150 * rgb[j + 1] + 29 * rgb[j + 2]) >> 8;
+  return luma;
+}
+
 /**
- * Ridge mask: 1 where a pixel is a thin bright stripe in one of four directions (across a
- * horizontal, vertical or either diagonal stripe). `luma` is W×H, one byte a pixel.
+ * Noise of one channel (σ, in its levels) per block of `block` × `block` pixels, from the median
+ * absolute difference of horizontally and vertically neighbouring pixels (for white noise of σ
+ * that median is 0.954 σ). A median, so the few pixels of a line crossing the block do not count.
  */
-export function ridgeMask(luma: Uint8Array, W: number, H: number, opts: { sidePx?: number; minContrast?: number; maxSideChange?: number } = {}): Uint8Array {
-  const d = opts.sidePx ?? LINE_DEFAULTS.SIDE_PX;
-  const t = opts.minContrast ?? LINE_DEFAULTS.MIN_CONTRAST;
-  const flat = opts.maxSideChange ?? LINE_DEFAULTS.MAX_SIDE_CHANGE;
+export function blockNoise(channel: ArrayLike<number>, W: number, H: number, block: number): { sigma: Float32Array; cols: number } {
+  const cols = Math.ceil(W / block), rows = Math.ceil(H / block);
+  const sigma = new Float32Array(cols * rows);
+  const hist = new Int32Array(256);
+  for (let by = 0; by < rows; by++)
+    for (let bx = 0; bx < cols; bx++) {
+      hist.fill(0);
+      let n = 0;
+      const x1 = Math.min(W - 1, (bx + 1) * block), y1 = Math.min(H - 1, (by + 1) * block);
+      for (let y = by * block; y < y1; y++)
+        for (let x = bx * block; x < x1; x++) {
+          const i = y * W + x;
+          hist[Math.min(255, Math.abs(channel[i + 1] - channel[i]))]++;
+          hist[Math.min(255, Math.abs(channel[i + W] - channel[i]))]++;
+          n += 2;
+        }
+      let seen = 0, k = 0;
+      while (k < 255 && seen + hist[k] <= n / 2) seen += hist[k++];
+      sigma[by * cols + bx] = k / 0.954;
+    }
+  return { sigma, cols };
+}
+
+/**
+ * Stripe mask before the texture check: 1 where a pixel is a thin stripe, brighter (or, with
+ * darkStripes, darker) than the floor SIDE_PX away on both sides by the local contrast threshold,
+ * in one of four directions, with flat floor on both sides.
+ */
+function stripePixels(luma: Uint8Array, W: number, H: number, opts: StripeOptions): Uint8Array {
+  const o = LINE_DEFAULTS;
+  const d = opts.sidePx ?? o.SIDE_PX;
+  const least = opts.minContrast ?? o.MIN_CONTRAST;
+  const k = opts.noiseMultiple ?? o.NOISE_MULTIPLE;
+  const flat = opts.maxSideChange ?? o.MAX_SIDE_CHANGE;
+  const dark = opts.darkStripes ?? o.DARK_STRIPES;
+  // The noise is measured only where it can raise the threshold.
+  const { sigma, cols } = k > 0 ? blockNoise(luma, W, H, o.NOISE_BLOCK_PX) : { sigma: null, cols: 0 };
   const mask = new Uint8Array(W * H);
-  const dirs: Array<[number, number]> = [[1, 0], [0, 1], [1, 1], [1, -1]];
   const e = 2 * d;
-  for (let y = e; y < H - e; y++)
+  for (let y = e; y < H - e; y++) {
+    const row = Math.floor(y / o.NOISE_BLOCK_PX) * cols;
     for (let x = e; x < W - e; x++) {
+      const t = sigma ? Math.max(least, k * sigma[row + Math.floor(x / o.NOISE_BLOCK_PX)]) : least;
       const v = luma[y * W + x];
-      for (const [dx, dy] of dirs) {
+      for (const [dx, dy] of DIRS) {
         const a = luma[(y + dy * d) * W + x + dx * d], b = luma[(y - dy * d) * W + x - dx * d];
-        if (v - Math.max(a, b) < t) continue;
+        if (v - Math.max(a, b) < t && !(dark && Math.min(a, b) - v >= t)) continue;
         const a2 = luma[(y + dy * e) * W + x + dx * e], b2 = luma[(y - dy * e) * W + x - dx * e];
         if (Math.abs(a - a2) <= flat && Math.abs(b - b2) <= flat) { mask[y * W + x] = 1; break; }
       }
     }
+  }
+  return mask;
+}
+
+/**
+ * Ridge mask of a grey picture (W×H, one byte a pixel): thin stripes brighter or darker than the
+ * floor on both sides (see stripePixels), not in textured surroundings.
+ */
+export function ridgeMask(luma: Uint8Array, W: number, H: number, opts: StripeOptions = {}): Uint8Array {
+  const mask = stripePixels(luma, W, H, opts);
+  dropTextured(mask, luma, W, H);
+  return mask;
+}
+
+export interface ColourStepOptions {
+  sidePx?: number;
+  minColour?: number;
+  lumaWeight?: number;
+  maxSideChange?: number;
+}
+
+/**
+ * Colour steps: 1 where the colour SIDE_PX away on one side differs from the other side's by at
+ * least EDGE_MIN_COLOUR (and NOISE_MULTIPLE times the chroma noise there), both sides flat (the
+ * colour at one and two side distances within MAX_SIDE_CHANGE), at the step's sharpest pixel
+ * along the direction (so a step gives a line one pixel thin). Colour is (Cb, Cr) and luma weighed
+ * by EDGE_LUMA_WEIGHT. `rgb` is W×H, three bytes a pixel.
+ */
+export function colourStepMask(rgb: ArrayLike<number>, W: number, H: number, opts: ColourStepOptions = {}): Uint8Array {
+  const o = LINE_DEFAULTS;
+  const d = opts.sidePx ?? o.SIDE_PX;
+  const least = opts.minColour ?? o.EDGE_MIN_COLOUR;
+  const wY = opts.lumaWeight ?? o.EDGE_LUMA_WEIGHT;
+  const flat = opts.maxSideChange ?? o.MAX_SIDE_CHANGE;
+  const mask = new Uint8Array(W * H);
+  if (least <= 0) return mask;
+  const n = W * H;
+  const Y = new Float32Array(n), Cb = new Uint8Array(n), Cr = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+    Y[i] = wY * ((77 * r + 150 * g + 29 * b) / 256);
+    Cb[i] = Math.max(0, Math.min(255, 128 + ((-43 * r - 85 * g + 128 * b) >> 8)));
+    Cr[i] = Math.max(0, Math.min(255, 128 + ((128 * r - 107 * g - 21 * b) >> 8)));
+  }
+  const nb = blockNoise(Cb, W, H, o.NOISE_BLOCK_PX), nr = blockNoise(Cr, W, H, o.NOISE_BLOCK_PX);
+  const dist = (i: number, j: number) => Math.hypot(Y[i] - Y[j], Cb[i] - Cb[j], Cr[i] - Cr[j]);
+  const e = 2 * d;
+  for (let y = e; y < H - e; y++) {
+    const row = Math.floor(y / o.NOISE_BLOCK_PX) * nb.cols;
+    for (let x = e; x < W - e; x++) {
+      const blk = row + Math.floor(x / o.NOISE_BLOCK_PX);
+      const t = Math.max(least, o.NOISE_MULTIPLE * Math.max(nb.sigma[blk], nr.sigma[blk]));
+      const i = y * W + x;
+      for (const [dx, dy] of DIRS) {
+        const s = dy * W + dx;
+        const a = i + d * s, b = i - d * s;
+        if (dist(a, b) < t || dist(a, i + e * s) > flat || dist(b, i - e * s) > flat) continue;
+        // The sharpest pixel of the step along the direction: its central difference at least
+        // the one before and more than the one after (one pixel of a step blurred over a few).
+        const here = dist(i + s, i - s);
+        if (here >= dist(i, i - 2 * s) && here > dist(i + 2 * s, i)) { mask[i] = 1; break; }
+      }
+    }
+  }
+  return mask;
+}
+
+/**
+ * Where painted lines are in an RGB picture (W×H, three bytes a pixel): stripes of either
+ * polarity in its luma and colour steps, not in textured surroundings. What registration fits
+ * the court to.
+ */
+export function lineMask(rgb: ArrayLike<number>, W: number, H: number, opts: StripeOptions & ColourStepOptions = {}): Uint8Array {
+  const luma = lumaOfRgb(rgb, W * H);
+  const mask = stripePixels(luma, W, H, opts);
+  const steps = colourStepMask(rgb, W, H, opts);
+  for (let i = 0; i < mask.length; i++) mask[i] |= steps[i];
   dropTextured(mask, luma, W, H);
   return mask;
 }

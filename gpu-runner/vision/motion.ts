@@ -89,6 +89,27 @@ export function shiftImage(image: Uint8Array, S: number, dx: number, dy: number,
   return out;
 }
 
+/**
+ * Moves an RGB S×S float image's content by (dx, dy) whole pixels in place: out(x, y) = image(x − dx, y − dy);
+ * where that falls outside, the pixel keeps its old value (an edge the move uncovered is no change).
+ * `scratch` is the image's size.
+ */
+export function moveImageInPlace(image: Float32Array, S: number, dx: number, dy: number, scratch: Float32Array): void {
+  scratch.set(image);
+  for (let y = 0; y < S; y++) {
+    const sy = y - dy;
+    if (sy < 0 || sy >= S) continue;
+    for (let x = 0; x < S; x++) {
+      const sx = x - dx;
+      if (sx < 0 || sx >= S) continue;
+      const o = (y * S + x) * 3, i = (sy * S + sx) * 3;
+      image[o] = scratch[i];
+      image[o + 1] = scratch[i + 1];
+      image[o + 2] = scratch[i + 2];
+    }
+  }
+}
+
 /** Mean absolute RGB difference between two S×S crops inside a disc (input pixels). */
 export function discMotion(a: Uint8Array, b: ArrayLike<number>, S: number, cx: number, cy: number, r: number): number {
   let sum = 0, n = 0;

@@ -101,6 +101,21 @@ describe("attempts and makes around one rim", () => {
     expect(detectAttempts(underRing, rims(underRing.length), 0, { fps: FPS, settings: { FELL_TO_V: 1.5 } })).toHaveLength(0);
   });
 
+  it("a ball seen going down through the ring came from above, however little above the ring it was seen", () => {
+    // A close-up from below: the ball is first seen on top of the ring, a quarter of a rim width above
+    // its centre (never FROM_ABOVE_RIM_WIDTHS), then drops through the ring into the net, lost there
+    // before it reaches the net's bottom (so it never completes a fall through the net either).
+    const onTop: Array<[number, number]> = [[-0.38, -0.22], [-0.34, -0.28], [-0.14, -0.28]];
+    const ball = path([...lead(10), ...onTop, null, [0.1, 0.12], [0.1, 0.3], [0, 0.4], [0, 0.5], [0.05, 0.6], ...lead(10)]);
+    const found = detectAttempts(ball, rims(ball.length), 0, { fps: FPS });
+    expect(found).toHaveLength(1);
+    expect(found[0].made).toBe(true);
+    expect(found[0].evidence.through).toBe(true);
+    // The same ball on top of the ring that rolls off sideways, never below the ring in its column: no attempt.
+    const rollsOff = path([...lead(10), ...onTop, [0.3, -0.2], [0.7, -0.1], [1.1, 0.1], [1.5, 0.4], ...lead(10)]);
+    expect(detectAttempts(rollsOff, rims(rollsOff.length), 0, { fps: FPS })).toHaveLength(0);
+  });
+
   it("a ball bouncing up off the rim and back down within a second is one attempt", () => {
     const ball = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.5, -0.5], [0.3, -0.2], [0.6, -0.9], ...lead(10), [0.7, -0.5], [1.0, 0.1], [1.6, 0.9], ...lead(10)]);
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })).toHaveLength(1);

@@ -11,6 +11,20 @@ describe("ball path on real-footage candidates", () => {
     expect(kept[15].map((x) => x.score)).toEqual([0.7]);
   });
 
+  it("judges a place static by the share of the whole window, however short the video", () => {
+    // A 1.6 s clip at 15 fps: the ball lingers against the board for 9 frames (0.6 s), drifting less
+    // than half a ball; a look-alike fires at another place all along the clip.
+    const lingering = (f: number) => (f >= 8 && f < 17 ? [c(200 + (f - 8), 100)] : []);
+    const clip = Array.from({ length: 24 }, (_, f) => [...lingering(f), c(50, 300, 0.4)]);
+    const kept = dropStatic(clip, { fps: 15, scale: 20 });
+    for (let f = 8; f < 17; f++) expect(kept[f].map((x) => x.cx)).toEqual([200 + (f - 8)]);
+    for (let f = 0; f < 24; f++) expect(kept[f].some((x) => x.cx === 50)).toBe(false);
+    // The same lingering ball inside a 10 s video gets the same answer.
+    const long = Array.from({ length: 150 }, (_, f) => (f >= 60 && f < 84 ? clip[f - 60].filter((x) => x.cx !== 50) : []));
+    const keptLong = dropStatic(long, { fps: 15, scale: 20 });
+    for (let f = 68; f < 77; f++) expect(keptLong[f]).toHaveLength(1);
+  });
+
   it("follows a flight through clutter and ignores one-frame false hits", () => {
     const frames = Array.from({ length: 20 }, (_, f) => {
       const list = [c(50 + f * 20, 300 - f * 25 + f * f * 1.5)];
@@ -26,7 +40,7 @@ describe("ball path on real-footage candidates", () => {
     const frames = Array.from({ length: 10 }, (_, f) => [c(100 + f * 15, 100 + f * 10, f < 3 ? 0.5 : 0.2)]);
     const path = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 } });
     expect(path.filter(Boolean)).toHaveLength(10);
-    const none = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 }, canSeed: () => false });
+    const none = buildBallPath(frames, { fps: 15, scale: 20, settings: { MIN_SCORE: 0.15, SEED_SCORE: 0.3 }, visiblyMoving: () => false });
     expect(none.filter(Boolean)).toHaveLength(0);
   });
 
@@ -41,5 +55,22 @@ describe("ball path on real-footage candidates", () => {
     expect(buildBallPath(steady, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(3);
     const jitter = [[], [c(100, 100)], [c(100, 135)], [c(100, 102)], [c(100, 138)], []];
     expect(buildBallPath(jitter, { fps: 15, scale: 90 }).filter(Boolean)).toHaveLength(0);
+  });
+
+  it("keeps a ball that hits the rim close up and turns back within its own size when every sighting stood out from the background; not a look-alike that does not", () => {
+    // sujay_rim_miss_0065's ball, 82 px, at 15 frames a second: in from the top left, down onto the
+    // ring, and back left off it: 0.87 of a ball from where it was first seen, not one straight way.
+    const seen = [c(107, 10, 0.38, 46), c(134, 39, 0.97, 76), c(134, 76, 0.92, 75), c(95, 75, 0.8, 60)];
+    const bounce = Array.from({ length: 27 }, (_, f) => (f >= 11 && f <= 14 ? [seen[f - 11]] : []));
+    const moving = new Set(["107,10", "134,39", "134,76", "95,75"]);
+    const standsOut = (b: { cx: number; cy: number }) => moving.has(`${b.cx},${b.cy}`);
+    expect(buildBallPath(bounce, { fps: 15, scale: 82, visiblyMoving: standsOut }).filter(Boolean)).toHaveLength(4);
+    // The same places where only the first sighting stood out (a look-alike flickering in place after it): none.
+    const firstOnly = (b: { cx: number; cy: number }) => b.cx === 107;
+    expect(buildBallPath(bounce, { fps: 15, scale: 82, visiblyMoving: firstOnly }).filter(Boolean)).toHaveLength(0);
+    // Standing out without moving is not enough: a floodlight in a handheld clip's tiny region (its
+    // small misalignments read as motion) fires three frames running where it is, moving a tenth of a pixel.
+    const lamp = Array.from({ length: 27 }, (_, f) => (f >= 8 && f <= 10 ? [c(354.6 + f * 0.1, 127.2, 0.26, 2)] : []));
+    expect(buildBallPath(lamp, { fps: 15, scale: 2.2, visiblyMoving: () => true }).filter(Boolean)).toHaveLength(0);
   });
 });

@@ -6,7 +6,7 @@ import { COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, 
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
-import { houghLines, intersect, ridgeMask } from "../../gpu-runner/vision/lines.ts";
+import { houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { runTool } from "../../gpu-runner/media/run.ts";
@@ -20,14 +20,14 @@ const frame = labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3sho
 const half = frame.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 }));
 
 /** A grey floor with light noise and the court type's lines painted through h, 230 on ~90; the lines named in `hidden` are left out (a player stands on them, or they are worn off). */
-function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = []): Uint8Array {
+function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = [], template = COURT_TEMPLATES[type]): Uint8Array {
   const random = seededRandom(seed);
   const img = Uint8Array.from({ length: W * H }, () => 85 + Math.floor(random() * 10));
   const paint = (x: number, y: number) => {
     const X = Math.round(x), Y = Math.round(y);
     if (X >= 0 && Y >= 0 && X < W && Y < H) img[Y * W + X] = 230;
   };
-  for (const l of courtLines(COURT_TEMPLATES[type])) {
+  for (const l of courtLines(template)) {
     if (hidden.includes(l.name)) continue;
     const pts: Array<[number, number]> = [];
     if (l.kind === "segment") {
@@ -87,6 +87,55 @@ describe("lines on a floor", () => {
     expect(mask[30 * W0 + 90]).toBe(1);
   });
 
+  it("a thin dark stripe on a lighter floor is a line (dark lines edging a painted key)", () => {
+    const W0 = 80, H0 = 60;
+    const random = seededRandom(3);
+    const img = Uint8Array.from({ length: W0 * H0 }, () => 170 + Math.floor(random() * 4));
+    for (let y = 0; y < H0; y++) { img[y * W0 + 40] = 120; img[y * W0 + 41] = 120; }
+    const mask = ridgeMask(img, W0, H0, { darkStripes: true });
+    expect(mask[30 * W0 + 40]).toBe(1);
+    const lines = houghLines(mask, W0, H0, { minVotes: 30 });
+    expect(lines).toHaveLength(1);
+    expect(Math.abs(Math.abs(lines[0].rho) - 40.5)).toBeLessThan(0.6);
+  });
+
+  it("a step between two flat areas of the same luma and different colour is a line (a painted key on wood)", () => {
+    const W0 = 80, H0 = 60;
+    // Left: red paint (200, 80, 80); right: a blue-grey floor of the same BT.601 luma (≈ 117).
+    const rgb = new Uint8Array(W0 * H0 * 3);
+    for (let y = 0; y < H0; y++)
+      for (let x = 0; x < W0; x++) rgb.set(x < 40 ? [200, 80, 80] : [80, 118, 200], (y * W0 + x) * 3);
+    const luma = (i: number) => (77 * rgb[3 * i] + 150 * rgb[3 * i + 1] + 29 * rgb[3 * i + 2]) >> 8;
+    expect(Math.abs(luma(0) - luma(W0 - 1))).toBeLessThanOrEqual(2);
+    const mask = lineMask(rgb, W0, H0, { minColour: 16 });
+    // One pixel thin, at the step (between columns 39 and 40).
+    let onStep = 0, elsewhere = 0;
+    for (let y = 10; y < 50; y++) for (let x = 0; x < W0; x++) (x === 39 || x === 40 ? (onStep += mask[y * W0 + x]) : (elsewhere += mask[y * W0 + x]));
+    expect(onStep).toBeGreaterThanOrEqual(40);
+    expect(elsewhere).toBe(0);
+    expect(houghLines(mask, W0, H0, { minVotes: 30 })).toHaveLength(1);
+    // Colour steps off (the setting at 0): the same picture shows no line.
+    expect(lineMask(rgb, W0, H0, { minColour: 0 }).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+
+  it("a faint line on a smooth floor is found, and a grainy floor's noise of the same contrast is not", () => {
+    const W0 = 120, H0 = 80;
+    const random = seededRandom(5);
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    // Left half: a smooth floor (σ 1) with a line 12 grey levels above it; right half: a grainy floor (σ 3.5, so ±12 is common) without a line.
+    const img = new Uint8Array(W0 * H0);
+    for (let y = 0; y < H0; y++)
+      for (let x = 0; x < W0; x++) img[y * W0 + x] = Math.round(100 + (x < 64 ? 1 : 3.5) * gauss()) + (x === 30 ? 12 : 0);
+    const mask = ridgeMask(img, W0, H0, { minContrast: 8, noiseMultiple: 5 });
+    let line = 0, grain = 0;
+    for (let y = 6; y < H0 - 6; y++) { line += mask[y * W0 + 30]; for (let x = 70; x < W0 - 6; x++) grain += mask[y * W0 + x]; }
+    expect(line).toBeGreaterThan(0.8 * (H0 - 12));
+    expect(grain).toBeLessThan(0.002 * 44 * (H0 - 12));
+    const lines = houghLines(mask, W0, H0, { minVotes: 40 });
+    expect(lines).toHaveLength(1);
+    expect(Math.abs(Math.abs(lines[0].rho) - 30)).toBeLessThan(0.6);
+  });
+
   it("two drawn lines are found and cross where they were drawn", () => {
     const img = new Uint8Array(100 * 80).fill(60);
     for (let x = 0; x < 100; x++) img[30 * 100 + x] = 200; // y = 30
@@ -111,6 +160,15 @@ describe("registering a court drawn through a known homography", () => {
       expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
     });
   }
+
+  it("a court whose key fits a rule book but whose arcs are painted elsewhere is refused", () => {
+    // Painted to no rule book (as senatopal_outdoor_behind_slowmo's court): a FIBA key with a
+    // circle of 1.2 m and an arc of 5.6 m. Its 2 or 3 would be called against the wrong arc.
+    const truth = fitCourt("fiba", half)!;
+    const img = drawCourt("fiba", truth, 1, [], { ...COURT_TEMPLATES.fiba, freeThrowCircleRadius: 1.2, threeRadius: 5.6 });
+    const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    expect(registerCourt(mask, W, H, houghLines(mask, W, H))).toBeNull();
+  });
 
   // A key line hidden (a player on it, paint worn off): the key's other three lines and a line
   // parallel to the hidden one (the three-point line's straight part, a sideline) still fix the

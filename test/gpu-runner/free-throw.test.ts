@@ -1,10 +1,18 @@
-// Free throws on a court registered from its lines (issue 25, point 2): the rule on small arrays of
+// Free throws (issue 25, point 2). On a court registered from its lines: the rule on small arrays of
 // feet seen in pixels and taken onto the court through a known homography, and the rule wired where
-// a real-footage shot's facts are decided (draftShots with a registered court view).
+// a real-footage shot's facts are decided (draftShots with a registered court view). Without a
+// registered court: the rule on feet in standing heights at an estimated distance, and draftShots
+// with no court, the shooter's size and the rim's width giving the distance.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { draftShots, type AttributionInput } from "../../gpu-runner/analysis/rules/attribution.ts";
 import { COURT_TEMPLATES, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
-import { FREE_THROW_DEFAULTS, freeThrowCall } from "../../gpu-runner/analysis/rules/free-throw.ts";
+import { COURT_FREE_FREE_THROW_DEFAULTS, courtFreeFreeThrowCall, FREE_THROW_DEFAULTS, freeThrowCall, type SizedPerson } from "../../gpu-runner/analysis/rules/free-throw.ts";
+import { estimateShotDistance, placeBySize, PLAYER_HEIGHT_M } from "../../gpu-runner/analysis/rules/distance.ts";
+import { shotPoints } from "../../contract/box-score.ts";
+import { readManifest } from "../../bench/realclips-manifest.ts";
+import { trueFreeThrows } from "../../bench/realclips.ts";
 import { RELEASE_DEFAULTS } from "../../gpu-runner/analysis/rules/flight.ts";
 import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
@@ -162,5 +170,166 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
     const [handheld] = draftShots(game(() => spot, "fiba", { ...court, camera: "handheld" }));
     expect(handheld.courtType).toBeNull();
     expect(handheld.world).toBeNull();
+  });
+});
+
+describe("free throws without a registered court (rules/free-throw.ts courtFreeFreeThrowCall)", () => {
+  const o = COURT_FREE_FREE_THROW_DEFAULTS;
+  /** Feet relative to the rim in standing heights, `s` seconds before the release, from `at(s)`; seen on every frame of the `seconds` looked at. */
+  const heights = (seconds: number, at: (s: number) => Point | null) =>
+    Array.from({ length: Math.round(seconds * FPS) }, (_, i) => ({ s: (i + 1) / FPS, feet: at((i + 1) / FPS) }));
+  const set: Point = [0.1, 1.6];
+  /** Walked in from the side and stood still from `stillS` seconds before the release, with a little sway (0.02 heights). */
+  const walkedIn = (stillS: number) => heights(10, (s) => (s <= stillS ? [set[0] + 0.02 * Math.sin(7 * s), set[1]] : [set[0] + 1.5 * (s - stillS), set[1] - 0.2]));
+  /** The shooter straight in line with a rim 4.2 m farther from the camera. */
+  const shooter = (before: SizedPerson["before"]): SizedPerson => ({ feet: set, before, at: [0, 5] });
+  const rim: Point = [0, 9.2];
+
+  it("a set stance at the free-throw distance, stepped into before the pause: a free throw", () => {
+    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(walkedIn(4)), rim, others: [] });
+    expect(r).toMatchObject({ freeThrow: true, atLine: true, linedUp: 0, court: "not_registered", distanceM: 4.2, steppedIn: true });
+    expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
+  });
+
+  it("a jumper at the same distance after a dribble (the feet moved within the pause): not a free throw", () => {
+    // Dribbled across: the feet move 0.8 heights a second until 1 s before the release.
+    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(heights(10, (s) => (s <= 1 ? set : [set[0] + 0.8 * (s - 1), set[1]]))), rim, others: [] });
+    expect(r.atLine).toBe(true);
+    expect(r.stillS).toBeLessThan(1.5);
+    expect(r.freeThrow).toBe(false);
+  });
+
+  it("a still shooter at 7 m or 2 m is not at the free-throw distance; nor is one without an estimate", () => {
+    for (const distanceM of [7, 2, null]) {
+      const r = courtFreeFreeThrowCall({ distanceM, shooter: shooter(walkedIn(4)), rim, others: [] });
+      expect(r).toMatchObject({ freeThrow: false, atLine: false });
+    }
+    // The window's edges, with the units in the names.
+    expect(courtFreeFreeThrowCall({ distanceM: o.MIN_DISTANCE_M, shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(true);
+    expect(courtFreeFreeThrowCall({ distanceM: o.MAX_DISTANCE_M + 0.1, shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(false);
+  });
+
+  it("a pause shorter than PAUSE_S, or one with no step in seen (still from the video's first frame), is not enough", () => {
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(walkedIn(o.PAUSE_S - 0.5)), rim, others: [] }).freeThrow).toBe(false);
+    // Still on every frame back to the video's start, 3.5 s before the release.
+    const fromStart = heights(3.5, () => set);
+    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] });
+    expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
+    expect(r).toMatchObject({ freeThrow: false, steppedIn: false });
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] }, { ...o, STEP_IN_WITHIN_S: 0 }).freeThrow).toBe(true);
+  });
+
+  it("the stillness is in the shooter's standing heights: the same sway is still for a near shooter, a move for a far one", () => {
+    // 12 px of sway: 0.04 heights of a shooter 300 px tall, 0.4 heights of one 30 px tall.
+    const sway = (height: number) => heights(10, (s) => (s <= 4 ? [set[0] + (12 / height) * Math.sin(7 * s), set[1]] : [set[0] + 2, set[1]]));
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(sway(300)), rim, others: [] }).freeThrow).toBe(true);
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(sway(30)), rim, others: [] }).freeThrow).toBe(false);
+  });
+
+  it("others standing still beside the lane on both sides, between shooter and rim, make a shorter pause enough", () => {
+    const still = (at: Point): SizedPerson => ({ feet: [0, 1.6], before: heights(1, () => [0, 1.6]), at });
+    const lane = [still([-2.5, 7]), still([2.5, 7.5])];
+    const short = walkedIn(1.2);
+    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [...lane, still([6, 20])] });
+    expect(r).toMatchObject({ freeThrow: true, linedUp: 2 });
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [] }).freeThrow).toBe(false);
+    // Both on one side, or walking, or behind the shooter: no line-up.
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [still([-2.5, 7]), still([-2.5, 8])] }).freeThrow).toBe(false);
+    const walking = lane.map((p) => ({ ...p, before: heights(1, (s) => [s, 1.6] as Point) }));
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: walking }).linedUp).toBe(0);
+    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [still([-2.5, 3]), still([2.5, 3])] }).linedUp).toBe(0);
+  });
+});
+
+describe("free throws where a shot's facts are decided without a court (draftShots)", () => {
+  // A camera behind the shooter (1280×720): a shooter 300 px tall stands 5.5 m away (placeBySize), so a
+  // rim in line 4.2 m farther is 9.7 m away and 42 px wide; 7 m farther, 33 px; 2 m farther, 54 px.
+  const W = 1280, HEIGHT_PX = 300;
+  const shooterDepth = placeBySize(W / 2, HEIGHT_PX, PLAYER_HEIGHT_M, W, 720)![1];
+  const rimWidth = (distance: number) => (HEIGHT_PX * 0.45 * shooterDepth) / (PLAYER_HEIGHT_M * (shooterDepth + distance));
+  const release = 60, rimFrame = 75, frames = 90;
+  /** The shooter's feet at `at(frame)` (source pixels), holding the ball at the chest until the release, then the ball flies to the rim at the top. */
+  function picture(at: (frame: number) => Point, distance: number): AttributionInput {
+    const boxes = Array.from({ length: frames }, (_, f) => {
+      const [x, y] = at(Math.min(f, release));
+      return { cx: x, cy: y - HEIGHT_PX / 2, w: 90, h: HEIGHT_PX };
+    });
+    const rim = { cx: W / 2, cy: 100, w: rimWidth(distance), h: 12 };
+    const ball: Array<BallObs | null> = Array.from({ length: frames }, (_, f) => {
+      const b = boxes[Math.min(f, release)];
+      if (f <= release) return { cx: b.cx + 20, cy: b.cy - 40, w: 24, h: 24, score: 0.9 };
+      if (f <= rimFrame) return { cx: b.cx + 20 + ((rim.cx - b.cx - 20) * (f - release)) / (rimFrame - release), cy: b.cy - 40 - 20 * (f - release), w: 24, h: 24, score: 0.9 };
+      return null;
+    });
+    const identity: Identity = { key: "player_1", trackIds: [1], team_id: 0, jersey: null, frames, firstFrame: 0, valid: true, name: null, user_id: null, metadata: {} };
+    return {
+      fps: FPS,
+      frames,
+      events: [{ hoop: 0, rimFrame, endFrame: rimFrame + 5, made: true }],
+      ball,
+      rims: [{ id: 0, coverage: 1, boxes: Array.from({ length: frames }, () => rim), detections: frames }],
+      tracks: [{ id: 1, frames: boxes.map((_, f) => f), boxes, colors: boxes.map(() => [40, 40, 200] as [number, number, number]), jerseyReads: [] }],
+      identities: [identity],
+      owners: Array.from({ length: frames }, (_, f) => (f <= release ? "player_1" : null)),
+      segments: [{ track: "player_1", start: 0, end: release }],
+      heightModel: () => HEIGHT_PX,
+      keySamples: null,
+      court: null,
+      picture: { width: W, height: 720, scale: 1, padX: 0, padY: 0 },
+    };
+  }
+  const spot: Point = [W / 2, 690];
+  /** Walked in from the left over the first second, then stood at the spot. */
+  const walkedIn = (f: number): Point => (f >= 10 ? spot : [spot[0] - 40 * (10 - f), spot[1]]);
+
+  it("a set stance at about 4.2 m: a free throw, 1 point when made, the evidence saying the court was not registered", () => {
+    const [d] = draftShots(picture(walkedIn, 4.2));
+    expect(d.courtType).toBeNull();
+    expect(d.world).toBeNull();
+    expect(d.distance).toBeCloseTo(4.2, 1);
+    expect(d.is_free_throw).toBe(true);
+    expect(d.is_three_point).toBe(false);
+    expect(d.freeThrow).toMatchObject({ freeThrow: true, atLine: true, court: "not_registered" });
+    expect(shotPoints({ made: d.made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point })).toBe(1);
+  });
+
+  it("takes the rule's settings from the analysis (a bench sweep): a window ending before 4.2 m leaves a two", () => {
+    const [d] = draftShots({ ...picture(walkedIn, 4.2), freeThrow: { MAX_DISTANCE_M: 4 } });
+    expect(d).toMatchObject({ is_free_throw: false, is_three_point: false });
+    expect(d.freeThrow).toMatchObject({ freeThrow: false, atLine: false, court: "not_registered" });
+  });
+
+  it("a jumper at the same distance after a dribble: a two", () => {
+    // Dribbling along the line until a second before the release.
+    const [d] = draftShots(picture((f) => (f >= release - 10 ? spot : [spot[0] - 8 * (release - 10 - f), spot[1]]), 4.2));
+    expect(d.distance).toBeCloseTo(4.2, 1);
+    expect(d.is_free_throw).toBe(false);
+    expect(shotPoints({ made: d.made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point })).toBe(2);
+  });
+
+  it("a still shooter at 7 m is a three and at 2 m a two, neither a free throw", () => {
+    const [far] = draftShots(picture(walkedIn, 7));
+    expect(far.distance).toBeCloseTo(7, 1);
+    expect(far).toMatchObject({ is_free_throw: false, is_three_point: true });
+    const [near] = draftShots(picture(walkedIn, 2));
+    expect(near.distance).toBeCloseTo(2, 1);
+    expect(near).toMatchObject({ is_free_throw: false, is_three_point: false });
+    expect(estimateShotDistance({ feet: spot, playerHeight: HEIGHT_PX, rim: { cx: W / 2, cy: 100, w: rimWidth(2), h: 12 }, frameWidth: W, frameHeight: 720 })).toBeCloseTo(2, 5);
+  });
+});
+
+describe("the real-clip bench's free-throw truth (bench/free-throws.json)", () => {
+  it("lists exactly the clips whose notes say free throw, with the manifest's split and one free throw per attempt", () => {
+    const truth = trueFreeThrows();
+    const manifest = readManifest();
+    const named = manifest.filter((c) => /free throw/i.test(c.notes)).map((c) => path.basename(c.file, path.extname(c.file)));
+    expect([...truth.keys()].sort()).toEqual(named.sort());
+    const listed = (JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/free-throws.json"), "utf8")) as { clips: Array<{ clip: string; split: string }> }).clips;
+    for (const c of manifest) {
+      const name = path.basename(c.file, path.extname(c.file));
+      if (!truth.has(name)) continue;
+      expect(truth.get(name)).toBe(c.attempts);
+      expect(listed.find((x) => x.clip === name)!.split).toBe(c.split);
+    }
   });
 });

@@ -212,8 +212,8 @@ describe("analyzeGame failures", () => {
   });
 
   it("a court that cannot be calibrated still gives every shot, without world coordinates", async () => {
-    // A key colour that is not on this court: no homography, so no spot on the court and no free
-    // throws, but the shots, makes and an estimated 2 or 3 points remain (docs/analysis.md).
+    // A key colour that is not on this court: no homography, so no spot on the court, but the shots,
+    // makes and points from the estimated distance remain (docs/analysis.md; this game has no free throw).
     const { video, gt } = await syntheticGame({ seed: 21, seconds: 24, camera: "wide", size: "720p" });
     const r = await analyzeGame({ models, videoPath: video, video: await probe(video), workDir: path.join(WORK, "nocourt"), options: {}, settings: { keyColor: [0, 255, 0], detector: SYNTHETIC_FIXTURE } });
     expect(r.shots).toHaveLength(gt.shots.length);

@@ -6,9 +6,10 @@
 // (rules/flight.ts: before it, jbardelli_gym_side_1shot's 360p copy put the release 1.4 s away).
 // Two more clips of `npm run bench:invariance` do not agree yet (docs/analysis.md): a make called
 // missed at CRF 32, and a make lost at CRF 32.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COPIES, exportCopy, REFERENCE_COPY } from "../../bench/invariance-copies.ts";
+import { COPIES, exportCopy, exportMotionCopy, MOTION_COPIES, REFERENCE_COPY } from "../../bench/invariance-copies.ts";
 import { REALCLIPS_DIR, tuningClips } from "../../bench/realclips-manifest.ts";
 import { matchShots, sameShots, type ReleasedShot } from "../../gpu-runner/analysis/metrics.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
@@ -21,9 +22,12 @@ const models = new AnalysisModels();
 
 const WORK = path.join(CACHE_DIR, "invariance");
 
+async function analyse(file: string) {
+  return analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(WORK, `work-${path.basename(file, ".mp4")}`), options: {} });
+}
+
 async function shotsOf(file: string): Promise<ReleasedShot[]> {
-  const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(WORK, `work-${path.basename(file, ".mp4")}`), options: {} });
-  return r.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
+  return (await analyse(file)).shots.map((s) => ({ start: s.start_seconds, made: s.made }));
 }
 
 describe("results that do not depend on resolution or encoding", () => {
@@ -39,4 +43,25 @@ describe("results that do not depend on resolution or encoding", () => {
       for (const [label, shots] of found) expect(sameShots(shots, reference), `${label}: ${JSON.stringify(shots)} against ${REFERENCE_COPY} ${JSON.stringify(reference)}`).toBe(true);
     });
   }
+});
+
+// A camera that pans (bench/invariance-copies.ts MOTION_COPIES "720p pan": the hoop drifts 25 % of
+// the width across the picture). This clip's hoop crosses the right part of the picture, where the
+// rim watch's region is held inside the frame: before the region's background moved with the rim
+// (rim-watch.ts), the pan read as the region's content running away and the clip failed `no_hoops`.
+// The handheld copy does not agree yet (docs/analysis.md, "Camera-motion copies").
+describe("results that do not depend on a panning camera", () => {
+  it("chonyy_outdoor_5shots: the pan copy gives the 720p copy's shots", async () => {
+    const name = "chonyy_outdoor_5shots";
+    const clip = tuningClips().find((c) => c.file.includes(name));
+    if (!clip) throw new Error(`${name} is not a tuning clip of ${REALCLIPS_DIR}`);
+    const referenceFile = exportCopy(path.join(REALCLIPS_DIR, clip.file), name, COPIES.find((c) => c.label === REFERENCE_COPY)!, WORK);
+    const run = await analyse(referenceFile);
+    const reference = run.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
+    const hoopX = (JSON.parse(readFileSync(run.artifacts.hoops, "utf8").split("\n")[0]) as { hoops: Array<{ x: number }> }).hoops[0].x;
+    const pan = exportMotionCopy(referenceFile, name, MOTION_COPIES.find((c) => c.motion.kind === "pan")!, WORK, hoopX);
+    expect(pan.hoopMove).toBeGreaterThanOrEqual(0.2);
+    const shots = await shotsOf(pan.file);
+    expect(sameShots(shots, reference), `pan: ${JSON.stringify(shots)} against ${REFERENCE_COPY} ${JSON.stringify(reference)}`).toBe(true);
+  });
 });

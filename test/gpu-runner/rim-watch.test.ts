@@ -98,6 +98,27 @@ describe("watchRims on a shaking camera", () => {
     expect(watched.filter((w) => w[0].looked).length).toBeLessThanOrEqual(frames / 2);
   });
 
+  it("a pan that takes the rim across a region held inside the frame: the track's move is no camera movement", async () => {
+    // The camera pans 3 pixels a frame; the rim, near the right edge, moves left with the picture and
+    // the track follows it exactly. Its region (seven widths) would reach past the frame, so it stands
+    // still against the frame's edge while the rim crosses it (issue 24: a phone pan lost its only rim).
+    const dir = mkdtempSync(path.join(tmpdir(), "rim-watch-"));
+    const still = path.join(dir, "still.png");
+    const video = path.join(dir, "pan.mp4");
+    execFileSync(FFMPEG, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=760x420", "-frames:v", "1", still]);
+    execFileSync(FFMPEG, ["-v", "error", "-loop", "1", "-framerate", "15", "-i", still, "-t", "2", "-vf", "crop=640:360:'20+3*n':30,format=yuv420p", "-c:v", "libx264", "-crf", "12", "-preset", "veryfast", video]);
+    const info = await probe(video);
+    const nothing: BasketballModel = { detect: async () => [] };
+    const frames = 30;
+    const rimAt = (f: number) => ({ cx: 560 - 3 * f, cy: 200, w: 40, h: 12 });
+    const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: false, boxes: Array.from({ length: frames }, (_, f) => rimAt(f)) };
+    // The region stands still for the first part of the pan.
+    expect(roiAround(rimAt(0), 640, 360, 7).x).toBe(roiAround(rimAt(10), 640, 360, 7).x);
+    const watched = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const off = watched.slice(1).filter((w) => Math.hypot(w[0].shift.dx, w[0].shift.dy) > 3);
+    expect(off.map((w) => w[0].shift), "the camera movement the track did not follow").toEqual([]);
+  });
+
   it("looks at every frame while something moves through the region", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "rim-watch-"));
     const video = path.join(dir, "pass.mp4");

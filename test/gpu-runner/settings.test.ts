@@ -29,6 +29,9 @@ describe("real-footage settings", () => {
     });
     // The rules that decide which watched rims are rims (hoop.ts) are named settings like any other.
     expect(parseSettingArgs(["realFootage.rimSeen.MIN_SEEN_SHARE=0.5", "realFootage.rimPlay.MIN_NEAR_S=0.2"])).toEqual({ realFootage: { rimSeen: { MIN_SEEN_SHARE: 0.5 }, rimPlay: { MIN_NEAR_S: 0.2 } } });
+    // The free-throw rule without a registered court (rules/free-throw.ts) too.
+    expect(parseSettingArgs(["freeThrow.PAUSE_S=2", "freeThrow.MIN_DISTANCE_M=3"])).toEqual({ freeThrow: { PAUSE_S: 2, MIN_DISTANCE_M: 3 } });
+    expect(() => parseSettingArgs(["freeThrow.PAUSE=2"])).toThrow(/unknown setting freeThrow.PAUSE/);
     expect(() => parseSettingArgs(["attempts.NEAR_RIM=1"])).toThrow(/unknown setting attempts.NEAR_RIM/);
     expect(() => parseSettingArgs(["attempts.NEAR_RIM_WIDTHS"])).toThrow(/name=value/);
   });

@@ -268,6 +268,8 @@ describe("the hub page", () => {
     // Why they are not on the chart, and that their 2 or 3 is an estimate (issue 25, point 5).
     expect(unplaced).toContain("painted lines were not found near these shots");
     expect(unplaced).toContain("are estimated from the shooter");
+    // …and how a free throw is told there (issue 25, point 2).
+    expect(unplaced).toMatch(/1 for a free throw when the shooter stood still at the\s+free-throw distance/);
 
     // Highlight reel: every shot listed; five with a clip link (signed media URL), one without.
     const reel = html.slice(html.indexOf('<ol class="reel">'), html.indexOf("</ol>", html.indexOf('<ol class="reel">')));

@@ -7,7 +7,7 @@
 // stripes. The guess whose template lines are best supported wins, and with it the court type
 // (the arcs and lane widths differ between rule books).
 import { fitHomography, invertHomography, type H3, type Pt } from "../../vision/homography.ts";
-import { houghLines, intersect, ridgeMask, type Line } from "../../vision/lines.ts";
+import { houghLines, intersect, lineMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
@@ -30,6 +30,15 @@ export const COURT_REGISTRATION_DEFAULTS = {
    * unit tests' NCAA and high school views without the baseline).
    */
   MIN_KEY_AREA_SHARE: 0.002,
+  /**
+   * The lines that tell the rule books apart (the free-throw circle and the three-point arc), each
+   * where drawn over at least ARC_MIN_DRAWN_PX_PER_100PX px per 100 px of width, must have at least
+   * this share of their drawn pixels on painted lines: a court whose key fits but whose arcs land
+   * on bare floor is painted to another book (or none), and its 2 or 3 would be called against the
+   * wrong arc.
+   */
+  MIN_ARC_SHARE: 0.35,
+  ARC_MIN_DRAWN_PX_PER_100PX: 10,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
   /** Refinement: template lines are sampled every this many metres, */
@@ -319,6 +328,10 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   const share = best.hits / Math.max(1, best.inPicture);
   if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
   if (keyAreaPx(best.h, best.type) < o.MIN_KEY_AREA_SHARE * W * H) return null;
+  for (const arc of ["ft_circle", "three_arc"]) {
+    const s = lineSupport(best.h, best.type, support, W, H, [arc]);
+    if (s.inPicture >= (o.ARC_MIN_DRAWN_PX_PER_100PX * W) / 100 && s.hits < o.MIN_ARC_SHARE * s.inPicture) return null;
+  }
   return best;
 }
 
@@ -365,9 +378,9 @@ export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, 
   return h;
 }
 
-/** The court in one luma picture (W×H, one byte a pixel): ridge pixels, straight lines, the best-supported key guess. */
-export function registerPicture(luma: Uint8Array, W: number, H: number): CourtRegistration | null {
-  const mask = ridgeMask(luma, W, H);
+/** The court in one RGB picture (W×H, three bytes a pixel): painted-line pixels (vision/lines.ts, lineMask), straight lines, the best-supported key guess. */
+export function registerPicture(rgb: ArrayLike<number>, W: number, H: number): CourtRegistration | null {
+  const mask = lineMask(rgb, W, H);
   return registerCourt(mask, W, H, houghLines(mask, W, H));
 }
 

@@ -1,4 +1,4 @@
-// The court as the camera saw it over the video (issue 25, point 1): a small grey picture every
+// The court as the camera saw it over the video (issue 25, point 1): a small picture every
 // few seconds, registered from its painted lines (analysis/observe/court-registration.ts), and how
 // far each picture moved against the first (vision/motion.ts, pictureShift). Pictures where the
 // court is not registered give no view. How the shots then take the views — one view for a fixed
@@ -13,6 +13,7 @@
 // same lines seen at 12 moments spread over the video did not register.
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
+import { lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture, unletterboxRegistration } from "./court-registration.ts";
 import { planCourtViews, type CourtView, type PictureMotion } from "../rules/court-view.ts";
@@ -66,9 +67,7 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
   let first: Uint8Array | null = null;
   const startS = opts.range?.startS ?? 0;
   for await (const f of source.wholeFrames({ width: W, height: H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
-    const luma = new Uint8Array(W * H);
-    // BT.601 luma, as ffmpeg's gray conversion.
-    for (let i = 0, j = 0; i < luma.length; i++, j += 3) luma[i] = (77 * f.rgb[j] + 150 * f.rgb[j + 1] + 29 * f.rgb[j + 2]) >> 8;
+    const luma = lumaOfRgb(f.rgb, W * H);
     motion.pictures++;
     if (!first) first = luma;
     else {
@@ -76,7 +75,7 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
       motion.maxShiftShare = Math.max(motion.maxShiftShare, Math.hypot(m.dx, m.dy) / W);
       motion.maxChangedShare = Math.max(motion.maxChangedShare, m.changedShare);
     }
-    const r = registerPicture(luma, W, H);
+    const r = registerPicture(f.rgb, W, H);
     if (r) views.push({ frame: Math.round((startS + f.index * everyS) * fps), type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
   }
   return { views, motion };

@@ -211,7 +211,7 @@ async function observeWindow(source: FrameSource, durationS: number, model: Bask
   });
   const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const rims = verified
-    .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
+    .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight, source.height))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
   // The stills are not needed past here; a long window's rim watch should not hold them.
@@ -364,7 +364,7 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
           // A path starts only on a candidate that stands out from the region's background; once
           // started it follows the ball wherever it is predicted, moving or not (slow motion, a ball
           // rolling on the rim).
-          canSeed: (c, i) => c.motion >= Math.max(ob.SEED_MOTION_MIN, ob.SEED_MOTION_OVER_REGION * (at(i)?.roiMotion ?? 0)),
+          visiblyMoving: (c, i) => c.motion >= Math.max(ob.SEED_MOTION_MIN, ob.SEED_MOTION_OVER_REGION * (at(i)?.roiMotion ?? 0)),
         },
       ),
       netMotion: rim.boxes.map((_, i) => at(i)?.netMotion ?? 0),

@@ -7,7 +7,7 @@ import type { FrameSource, TimeRange } from "../../media/frames.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
 import { fromRegion, withData, type Detections } from "../../vision/detections.ts";
 import { cropResize, type Rect, type RgbImage } from "../../vision/image.ts";
-import { boxMotion, discMotion, lumaOf, peakBlockMotion, registerShift, shiftImage } from "../../vision/motion.ts";
+import { boxMotion, discMotion, lumaOf, moveImageInPlace, peakBlockMotion, registerShift, shiftImage } from "../../vision/motion.ts";
 import type { RimTrack } from "../rules/hoop.ts";
 import type { Box } from "../types.ts";
 
@@ -129,6 +129,9 @@ export async function watchRims(source: FrameSource, model: BasketballModel, rim
     aligned: pair(() => new Uint8Array(S * S * 3)),
     backgroundBefore: pair(() => new Float32Array(S * S * 3)),
     background: new Float32Array(S * S * 3),
+    scratch: new Float32Array(S * S * 3),
+    /** Where the background has the rim (region input pixels): the track's place when it was last moved. */
+    anchor: { x: 0, y: 0 },
     lastLook: -Infinity,
     lastBall: -Infinity,
   }));
@@ -164,12 +167,27 @@ export async function watchRims(source: FrameSource, model: BasketballModel, rim
       const crop = st.crop[p], aligned = st.aligned[p], previous = st.aligned[p ^ 1], bg = st.background;
       cropResize(image, { x: (roi.x - cropRect.x) * fx, y: (roi.y - cropRect.y) * fy, w: roi.w * fx, h: roi.h * fy }, S, S, 114, crop);
       const k = roi.w / S;
-      if (!have) for (let i = 0; i < bg.length; i++) bg[i] = crop[i];
+      const box = rim.boxes[Math.min(index, rim.boxes.length - 1)];
+      // Where the track puts the rim in this frame's region.
+      const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
+      if (!have) {
+        for (let i = 0; i < bg.length; i++) bg[i] = crop[i];
+        st.anchor = { x: rx, y: ry };
+      } else {
+        // The region follows the track, but it stays inside the frame: near an edge a panning camera
+        // takes the rim (and the track) across a region that stands still. The background moves with
+        // the track's rim, so the shift below is only the camera's movement the track did not follow
+        // (what the rim's boxes are corrected by), as it is wherever the region follows the rim; else a
+        // pan near the edge reads as the region's whole content running away, past MAX_SHIFT_SHARE.
+        const mx = Math.round(rx - st.anchor.x), my = Math.round(ry - st.anchor.y);
+        if (mx || my) {
+          moveImageInPlace(bg, S, mx, my, st.scratch);
+          st.anchor = { x: st.anchor.x + mx, y: st.anchor.y + my };
+        }
+      }
       const shift = have && maxShift > 0 ? registerShift(lumaOf(crop, S, luma.image), lumaOf(bg, S, luma.background), S, maxShift, luma) : { dx: 0, dy: 0 };
       shiftImage(crop, S, shift.dx, shift.dy, bg, aligned);
-      const box = rim.boxes[Math.min(index, rim.boxes.length - 1)];
       // In the aligned crop the rim stands where the track puts it.
-      const rx = (box.cx - roi.x) / k, ry = (box.cy - roi.y) / k, rw = box.w / k;
       const netMotion = have ? boxMotion(aligned, previous, S, rx - rw / 2, ry + o.NET_TOP_RIM_WIDTHS * rw, rx + rw / 2, ry + o.NET_BOTTOM_RIM_WIDTHS * rw) : 0;
       const roiMotion = have ? boxMotion(aligned, bg, S, 0, 0, S - 1, S - 1) : 0;
       st.backgroundBefore[p].set(bg);

@@ -3,7 +3,8 @@
 // distant side view (a 20-pixel rim) and a close-up (a 250-pixel rim).
 //
 // An attempt is the ball arriving at the ring from above: it comes close to the ring (within about
-// a rim width) having been seen higher up shortly before, and it was not simply held there. It is
+// a rim width) having been seen higher up shortly before, or seen going down through it, and it was
+// not simply held there. It is
 // made when the ball is seen passing down through the ring (above it, then below it inside its
 // width, and not back above it afterwards) and, where the net can be watched, the net moves. A camera
 // under the ring (a close-up from below) never sees the ball above it: there the ball seen falling
@@ -169,7 +170,11 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     // Or, seen from under the ring, it fell from the ring down through the net.
     const passageFrom = Math.max(0, start - Math.round(fps * o.PASSAGE_BEFORE_S)), passageTo = Math.min(n - 1, end + Math.round(fps * o.PASSAGE_AFTER_S));
     const fellAt = fellThroughNet(R, start, passageTo, fps, o, isNear);
-    if (!fromAbove && fellAt < 0) continue;
+    // Or it was seen going down through the ring (above it, then below it inside its column): it
+    // came from above, however little above the ring it was seen (a close-up from below sees the
+    // ball on top of the ring, a fraction of a rim width above its centre).
+    const { through, outAfter } = passage(R, passageFrom, passageTo, fps, o, fellAt);
+    if (!fromAbove && !through) continue;
     // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
     let heldBefore = 0;
     for (let g = Math.max(0, start - Math.round(fps * o.HELD_LOOKBACK_S)); g < start; g++) if (isNear(g)) heldBefore++;
@@ -178,7 +183,6 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     for (let g = start; g <= end; g++) if (R[g]?.seen) closest = Math.min(closest, nearness(R[g]!));
     // Arrived only where it was heading: the closest it was seen is its last sighting before.
     for (let g = start - 1; g >= 0 && closest === Infinity; g--) if (R[g]?.seen) closest = nearness(R[g]!);
-    const { through, outAfter } = passage(R, passageFrom, passageTo, fps, o, fellAt);
     const netRatio = opts.netMotion ? netMovement(opts.netMotion, start, fps, o) : null;
     attempts.push({ rim: rimId, rimFrame: start, endFrame: end, made: madeFrom(through, outAfter, netRatio, closest, o), evidence: { through, outAfter, closest: round2(closest), netRatio: netRatio === null ? null : round2(netRatio) } });
   }

@@ -1,14 +1,15 @@
 // Who took each shot, from where, and who assisted or rebounded it (docs/analysis.md, stages 8–13):
 // the release from the ball's path, the shooter from the dribble bounces, the floor spot under the
 // released ball and the approach carrier, the shot's facts (free throw, three) from the court when
-// it is calibrated (else from a court-free distance estimate; free throws from the line and a pause on
-// a court registered from its lines, rules/free-throw.ts), then the candidate tags.
+// it is calibrated (else from a court-free distance estimate), free throws from the line and a pause
+// (rules/free-throw.ts: on a court registered from its lines, else at the estimated free-throw
+// distance), then the candidate tags.
 import type { Identity } from "./players.ts";
 import { COURT_TEMPLATES, isThreePoint, type CourtTypeId } from "./court-template.ts";
 import { viewForFrame, type CourtViewing } from "./court-view.ts";
 import { applyHomography, invertHomography, type H3 } from "../../vision/homography.ts";
-import { FREE_THROW_DEFAULTS, freeThrowCall, type FreeThrowCall, type FreeThrowInput } from "./free-throw.ts";
-import { estimateShotDistance, THREE_POINT_DISTANCE_M } from "./distance.ts";
+import { COURT_FREE_FREE_THROW_DEFAULTS, courtFreeFreeThrowCall, FREE_THROW_DEFAULTS, freeThrowCall, type CourtFreeFreeThrowSettings, type FeetBefore, type FreeThrowCall, type FreeThrowInput, type SizedPerson } from "./free-throw.ts";
+import { placeBySize, placeShotBySize, PLAYER_HEIGHT_M, THREE_POINT_DISTANCE_M } from "./distance.ts";
 import { applyH, courtHomography, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
 import type { KeySample } from "../observe/observations.ts";
 import { dominantOwner, lastPasser, lastSegmentBefore, type PossessionSegment } from "./possession.ts";
@@ -50,7 +51,7 @@ export interface Draft {
   courtType: CourtTypeId | null;
   /** Analysis frame of the registered picture whose view placed the shot (null: no registered court). */
   courtViewFrame: number | null;
-  /** How the free-throw rule saw the shot on a court registered from its lines (null otherwise), for the artifacts. */
+  /** How the free-throw rule saw the shot (on a court registered from its lines, or at the estimated distance without one; null: neither could be judged), for the artifacts. */
   freeThrow: FreeThrowCall | null;
   /** Metres from the hoop: from the court when calibrated, else the court-free estimate (or null). */
   distance: number | null;
@@ -92,6 +93,8 @@ export interface AttributionInput {
    * (generated games, a ball seen in every frame): the walk up the rise over 2.5 s.
    */
   release?: ReleaseSettings;
+  /** The court-free free-throw rule's settings over COURT_FREE_FREE_THROW_DEFAULTS (bench sweeps). */
+  freeThrow?: Partial<CourtFreeFreeThrowSettings>;
   /** Filled with why each shot got its shooter (bench/accuracy.ts --misses prints it). */
   evidence?: ShooterEvidence[];
 }
@@ -208,18 +211,47 @@ export function draftShots(a: AttributionInput): Draft[] {
       is_three_point = !is_free_throw && isThreePointWorld(world);
       distance = Math.hypot(world[0] - HOOP_WORLD[0], world[1] - HOOP_WORLD[1]);
     } else if (feet && shooter) {
-      // No court: a free throw cannot be told apart; two or three from the estimated distance.
+      // No court: the distance to the rim estimated from sizes in the picture gives a free throw
+      // (at the free-throw distance after a set pause) or two or three.
       const p = a.picture;
       const toSrc = (v: number) => v / p.scale;
-      const standing = medianHeight(a.identities.find((x) => x.key === shooter)!.trackIds, tracks);
-      distance = estimateShotDistance({
+      const o = { ...COURT_FREE_FREE_THROW_DEFAULTS, ...a.freeThrow };
+      const shooterTracks = a.identities.find((x) => x.key === shooter)!.trackIds;
+      const standing = medianHeight(shooterTracks, tracks);
+      const placed = placeShotBySize({
         feet: [toSrc(feet[0] - p.padX), toSrc(feet[1] - p.padY)],
         playerHeight: toSrc(standing),
         rim: { cx: toSrc(hoopBox.cx - p.padX), cy: toSrc(hoopBox.cy - p.padY), w: toSrc(hoopBox.w), h: toSrc(hoopBox.h) },
         frameWidth: p.width,
         frameHeight: p.height,
       });
-      is_three_point = distance !== null && distance > THREE_POINT_DISTANCE_M;
+      distance = placed ? Math.hypot(placed.shooter[0] - placed.rim[0], placed.shooter[1] - placed.rim[1]) : null;
+      // Feet relative to the rim (a panning camera moves both alike), in the person's standing heights.
+      const fromRim = (pt: Point, f: number, height: number): Point => {
+        const r = hoopBoxAt(hoop, f);
+        return [(pt[0] - r.cx) / height, (pt[1] - r.cy) / height];
+      };
+      const feetBefore = (trackIds: number[], height: number, seconds: number): FeetBefore => {
+        const out: FeetBefore = [];
+        for (let f = release - 1; f >= Math.max(0, release - Math.ceil(seconds * fps)); f--) {
+          const b = identityBoxAt(trackIds, tracks, f, 0);
+          out.push({ s: (release - f) / fps, feet: b ? fromRim([b.cx, b.cy + b.h / 2], f, height) : null });
+        }
+        return out;
+      };
+      if (placed && standing > 0) {
+        const others = validIdentities.flatMap((x): SizedPerson[] => {
+          const b = x.key === shooter ? null : identityBoxAt(x.trackIds, tracks, release, Math.round(fps * 0.2));
+          const height = b ? medianHeight(x.trackIds, tracks) : 0;
+          const at = b && height > 0 ? placeBySize(toSrc(b.cx - p.padX), toSrc(height), PLAYER_HEIGHT_M, p.width, p.height) : null;
+          return b && at ? [{ feet: fromRim([b.cx, b.cy + b.h / 2], release, height), before: feetBefore(x.trackIds, height, o.LINED_UP_PAUSE_S), at }] : [];
+        });
+        const pauseS = Math.max(o.PAUSE_S, o.LINED_UP_PAUSE_S, o.STEP_IN_WITHIN_S);
+        const sized: SizedPerson = { feet: fromRim(feet, release, standing), before: feetBefore(shooterTracks, standing, pauseS), at: placed.shooter };
+        freeThrow = courtFreeFreeThrowCall({ distanceM: distance, shooter: sized, rim: placed.rim, others }, o);
+        is_free_throw = freeThrow.freeThrow;
+      }
+      is_three_point = !is_free_throw && distance !== null && distance > THREE_POINT_DISTANCE_M;
     }
     return { ev, release, shooter, shooterSeg: usable, feet, world, courtType, courtViewFrame: courtType ? view!.frame : null, freeThrow, distance, hoopBox, made: ev.made, is_free_throw, is_three_point };
   });

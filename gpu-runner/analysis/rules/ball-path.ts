@@ -8,7 +8,7 @@ import { fillGaps, type BallObs } from "./tracks.ts";
 
 /** Thresholds of the ball path, in ball sizes (`scale`), seconds, frames or model scores. */
 export const BALL_PATH_DEFAULTS = {
-  /** A place that holds a candidate in at least this share of the frames around it is static. */
+  /** A place that holds a candidate in at least this share of the window's frames around it is static (frames past the video's ends count as empty). */
   STATIC_SHARE: 0.3,
   /** Window (seconds each side) for the static test. */
   STATIC_WINDOW_S: 2,
@@ -69,15 +69,17 @@ export function dropStatic<C extends DetectionOf<"ball">>(perFrame: ReadonlyArra
   return perFrame.map((cands, f) =>
     cands.filter((c) => {
       const present: number[] = [];
-      let total = 0;
       for (let g = Math.max(0, f - half); g <= Math.min(perFrame.length - 1, f + half); g++) {
         if (g === f) continue;
-        total++;
         let best = 0;
         for (const other of perFrame[g]) if (Math.hypot(other.cx - c.cx, other.cy - c.cy) <= radius && other.score > best) best = other.score;
         if (best > 0) present.push(best);
       }
-      if (total === 0 || present.length / total < share) return true;
+      // The share is of the whole window, also where the video ends inside it: a place is static
+      // when it held a candidate for STATIC_SHARE of 2 × STATIC_WINDOW_S, however long the video
+      // (a ball lingering half a second against the board of a 1.6 s clip is not a place that
+      // always fires; a look-alike in view all along such a clip still is).
+      if (present.length / (2 * half) < share) return true;
       present.sort((a, b) => a - b);
       return c.score >= Math.max(o.STATIC_OVERRIDE_SCORE, o.STATIC_OVERRIDE_RATIO * present[present.length >> 1]);
     }),
@@ -99,8 +101,13 @@ interface Tracklet<C extends DetectionOf<"ball"> = DetectionOf<"ball">> {
  */
 export function buildBallPath<C extends DetectionOf<"ball">>(
   perFrame: ReadonlyArray<ReadonlyArray<C>>,
-  /** `canSeed`: a further condition for starting a tracklet (e.g. the candidate visibly moved); any candidate may extend one. */
-  opts: BallPathOptions & { canSeed?: (c: C, frame: number) => boolean },
+  /**
+   * `visiblyMoving`: whether a candidate stood out from what was there before (its disc differs from
+   * the region's running background). Where given, only such a candidate starts a tracklet (any may
+   * extend one), and a short tracklet of such candidates only that moved on every step need not move
+   * one straight way (see steady).
+   */
+  opts: BallPathOptions & { visiblyMoving?: (c: C, frame: number) => boolean },
 ): Array<BallObs | null> {
   const o = { ...BALL_PATH_DEFAULTS, ...opts.settings };
   const [lo, hi] = o.SIZE_RANGE_BALLS;
@@ -108,14 +115,14 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
   const plausible: C[][] = perFrame.map((cs) => withMinScore(cs, o.MIN_SCORE).map((c) => ({ ...c, w: clampSize(c.w), h: clampSize(c.h) })));
   const moving = dropStatic(plausible, opts);
   const maxStep = (o.MAX_SPEED_BALLS_PER_S / opts.fps) * opts.scale;
-  const tracklets: Tracklet[] = [];
-  let active: Tracklet[] = [];
+  const tracklets: Tracklet<C>[] = [];
+  let active: Tracklet<C>[] = [];
   for (let f = 0; f < moving.length; f++) {
     const cands = [...moving[f]].sort((a, b) => b.score - a.score);
     active = active.filter((t) => f - t.frames[t.frames.length - 1] <= o.LINK_GAP_FRAMES);
-    const used = new Set<Tracklet>();
+    const used = new Set<Tracklet<C>>();
     for (const c of cands) {
-      let best: Tracklet | null = null, bestD = Infinity;
+      let best: Tracklet<C> | null = null, bestD = Infinity;
       for (const t of active) {
         if (used.has(t)) continue;
         const n = t.obs.length, last = t.obs[n - 1], dt = f - t.frames[n - 1];
@@ -134,7 +141,7 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
         best.frames.push(f);
         best.obs.push(c);
         used.add(best);
-      } else if (c.score >= o.SEED_SCORE && (!opts.canSeed || opts.canSeed(c, f))) {
+      } else if (c.score >= o.SEED_SCORE && (!opts.visiblyMoving || opts.visiblyMoving(c, f))) {
         const t = { frames: [f], obs: [c] };
         tracklets.push(t);
         active.push(t);
@@ -142,10 +149,11 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
       }
     }
   }
-  const worth = (t: Tracklet): number => {
+  const standsOut = (t: Tracklet<C>) => !!opts.visiblyMoving && t.obs.every((b, i) => opts.visiblyMoving!(b, t.frames[i]));
+  const worth = (t: Tracklet<C>): number => {
     if (t.obs.length < 2) return t.obs[0].score >= o.SINGLE_SIGHTING_SCORE ? 0.5 * t.obs[0].score : 0;
     const reach = Math.max(...t.obs.map((b) => Math.hypot(b.cx - t.obs[0].cx, b.cy - t.obs[0].cy)));
-    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o)) return 0;
+    if (t.obs.length >= 3 && reach < opts.scale && !steady(t, opts.scale, o, standsOut(t))) return 0;
     let w = 0.5 * t.obs[0].score;
     for (let i = 1; i < t.obs.length; i++) {
       const moved = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) >= o.MOVED_BALLS * opts.scale;
@@ -164,11 +172,14 @@ export function buildBallPath<C extends DetectionOf<"ball">>(
 }
 
 /**
- * A short tracklet that moved the same way on every step, by at least STEADY_STEP_BALLS each time: a
- * ball seen for a few frames close up (where one ball size is a big distance), not a look-alike
- * flickering in place, which jitters back and forth.
+ * A short tracklet that moved on every step, by at least STEADY_STEP_BALLS each time: a ball seen for
+ * a few frames close up (where one ball size is a big distance), not a look-alike flickering in place.
+ * A look-alike can jitter back and forth by as much, so the steps must also go one way (end to end at
+ * least STEADY_STRAIGHTNESS of the path), unless every sighting stood out from the region's
+ * background (`standsOut`): a look-alike in place is part of that background, while a ball hitting
+ * the rim close up turns back within a frame or two and stands out on each.
  */
-function steady(t: Tracklet, scale: number, o: BallPathSettings): boolean {
+function steady(t: Tracklet, scale: number, o: BallPathSettings, standsOut: boolean): boolean {
   let length = 0;
   for (let i = 1; i < t.obs.length; i++) {
     const step = Math.hypot(t.obs[i].cx - t.obs[i - 1].cx, t.obs[i].cy - t.obs[i - 1].cy) / (t.frames[i] - t.frames[i - 1]);
@@ -176,7 +187,7 @@ function steady(t: Tracklet, scale: number, o: BallPathSettings): boolean {
     length += step * (t.frames[i] - t.frames[i - 1]);
   }
   const first = t.obs[0], last = t.obs[t.obs.length - 1];
-  return Math.hypot(last.cx - first.cx, last.cy - first.cy) >= o.STEADY_STRAIGHTNESS * length;
+  return standsOut || Math.hypot(last.cx - first.cx, last.cy - first.cy) >= o.STEADY_STRAIGHTNESS * length;
 }
 
 /** Weighted interval scheduling: the set of tracklets with disjoint frame spans and the largest total worth. */

@@ -23,15 +23,28 @@ export interface CourtFreeShot {
   frameHeight: number;
 }
 
+/**
+ * Where a thing of known size stands, seen from the camera: [across (m, right of the picture's
+ * middle), depth (m)], from its size in pixels (`sizePx` for `sizeM`) and its centre across the
+ * picture (`x`, source pixels); null without a size.
+ */
+export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth: number, frameHeight: number): Point | null {
+  if (!(sizePx > 0)) return null;
+  const f = Math.max(frameWidth, frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
+  const depth = (f * sizeM) / sizePx;
+  return [((x - frameWidth / 2) * depth) / f, depth];
+}
+
+/** The shooter (standing `playerHeight` px tall) and the rim placed by their sizes, in the frame of placeBySize; null when either has no size. */
+export function placeShotBySize(s: CourtFreeShot): { shooter: Point; rim: Point } | null {
+  const shooter = placeBySize(s.feet[0], s.playerHeight, PLAYER_HEIGHT_M, s.frameWidth, s.frameHeight);
+  const rim = placeBySize(s.rim.cx, s.rim.w, RIM_WIDTH_M, s.frameWidth, s.frameHeight);
+  return shooter && rim ? { shooter, rim } : null;
+}
+
 export function estimateShotDistance(s: CourtFreeShot): number | null {
-  if (!(s.playerHeight > 0 && s.rim.w > 0)) return null;
-  const f = Math.max(s.frameWidth, s.frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
-  const cx = s.frameWidth / 2;
-  const zShooter = (f * PLAYER_HEIGHT_M) / s.playerHeight;
-  const zRim = (f * RIM_WIDTH_M) / s.rim.w;
-  const xShooter = ((s.feet[0] - cx) * zShooter) / f;
-  const xRim = ((s.rim.cx - cx) * zRim) / f;
-  return Math.hypot(xShooter - xRim, zShooter - zRim);
+  const at = placeShotBySize(s);
+  return at ? Math.hypot(at.shooter[0] - at.rim[0], at.shooter[1] - at.rim[1]) : null;
 }
 
 /** The three-point line is 6.75 m from the hoop (6.6 m in the corners, which this estimate cannot tell apart). */
