@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { FFMPEG, FFPROBE } from "../gpu-runner/media/binaries.ts";
+import { seededRandom } from "../gpu-runner/vision/random.ts";
 
 export const COPIES = [
   { label: "360p", height: 360, crf: 20 },
@@ -63,18 +64,6 @@ export const STRONG_MOTION_COPIES: readonly MotionCopy[] = [
   { label: "720p zoomed pan", of: REFERENCE_COPY, motion: { kind: "pan", keep: 0.5, move: 0.3, edge: 0.1, leftward: true } },
 ];
 
-/** mulberry32: a small seeded generator, so the drawn phases are the same everywhere. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A sum of sines in t (seconds) as an ffmpeg expression, `scale` pixels at most in all. */
 function sines(parts: Array<{ share: number; hz: number; phase: number }>, scale: number): string {
   return parts.map((p) => `${(p.share * scale).toFixed(2)}*sin(${(2 * Math.PI * p.hz).toFixed(4)}*t+${p.phase.toFixed(4)})`).join("+");
@@ -88,7 +77,7 @@ export function cropPlace(motion: CameraMotion, width: number, height: number, d
   const freeX = (1 - motion.keep) * width;
   const freeY = (1 - motion.keep) * height;
   if (motion.kind === "handheld") {
-    const random = seeded(motion.seed);
+    const random = seededRandom(motion.seed);
     const draw = (shares: number[], lo: number, hi: number) => shares.map((share) => ({ share, hz: lo + (hi - lo) * random(), phase: 2 * Math.PI * random() }));
     const sway = (s: number) => `${sines(draw([0.5, 0.3, 0.2], 0.3, 2), motion.amplitude * width * s)}+${sines(draw([0.6, 0.4], 5, 8), motion.jitter * width * s)}`;
     if ((motion.amplitude + motion.jitter) * width > freeX / 2) throw new Error("the handheld sway leaves the picture: keep less of it");
