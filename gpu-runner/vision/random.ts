@@ -1,5 +1,5 @@
 // One seeded random generator for everything that must repeat exactly: the homography fit's RANSAC
-// (a fit is the same on every run), the detector heads' training runs (models/heads) the real-clip
+// (a fit is the same on every run), the detector heads' training runs (models/heads), the real-clip
 // bench's intervals over clips (analysis/metrics.ts) and the invariance bench's camera motions.
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence on every run. */
