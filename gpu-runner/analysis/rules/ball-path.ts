@@ -8,7 +8,7 @@ import { fillGaps, type BallObs } from "./tracks.ts";
 
 /** Thresholds of the ball path, in ball sizes (`scale`), seconds, frames or model scores. */
 export const BALL_PATH_DEFAULTS = {
-  /** A place that holds a candidate in at least this share of the window's frames around it is static (frames past the video's ends count as empty). */
+  /** A place that holds a candidate in at least this share of the frames around it is static. */
   STATIC_SHARE: 0.3,
   /** Window (seconds each side) for the static test. */
   STATIC_WINDOW_S: 2,
@@ -69,17 +69,15 @@ export function dropStatic<C extends DetectionOf<"ball">>(perFrame: ReadonlyArra
   return perFrame.map((cands, f) =>
     cands.filter((c) => {
       const present: number[] = [];
+      let total = 0;
       for (let g = Math.max(0, f - half); g <= Math.min(perFrame.length - 1, f + half); g++) {
         if (g === f) continue;
+        total++;
         let best = 0;
         for (const other of perFrame[g]) if (Math.hypot(other.cx - c.cx, other.cy - c.cy) <= radius && other.score > best) best = other.score;
         if (best > 0) present.push(best);
       }
-      // The share is of the whole window, also where the video ends inside it: a place is static
-      // when it held a candidate for STATIC_SHARE of 2 × STATIC_WINDOW_S, however long the video
-      // (a ball lingering half a second against the board of a 1.6 s clip is not a place that
-      // always fires; a look-alike in view all along such a clip still is).
-      if (present.length / (2 * half) < share) return true;
+      if (total === 0 || present.length / total < share) return true;
       present.sort((a, b) => a - b);
       return c.score >= Math.max(o.STATIC_OVERRIDE_SCORE, o.STATIC_OVERRIDE_RATIO * present[present.length >> 1]);
     }),
