@@ -211,7 +211,7 @@ async function observeWindow(source: FrameSource, durationS: number, model: Bask
   });
   const persons = scan.flatMap((s) => ofClass(s.detections, "person"));
   const rims = verified
-    .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight, source.height))
+    .filter((r) => r.verification >= o.minVerification && !isLight(r, o.rimVerify) && plausibleHeight(medianBox(r.boxes), persons, o.rimHeight))
     .slice(0, o.maxRims)
     .map((r, id) => ({ ...r, id }));
   // The stills are not needed past here; a long window's rim watch should not hold them.

@@ -202,8 +202,6 @@ export const RIM_HEIGHT_DEFAULTS = {
   MIN_DROP_RIM_WIDTHS: 3,
   /** …and person heights (a real one: about 1.6) above the people's feet, a nearer person's corrected for their nearness. */
   MIN_DROP_PERSON_HEIGHTS: 1.1,
-  /** A person box ending this close to the frame's bottom edge (share of the frame's height) has its feet out of the picture. */
-  FEET_CUT_FRAME_SHARE: 0.01,
 };
 
 export type RimHeightSettings = typeof RIM_HEIGHT_DEFAULTS;
@@ -304,26 +302,15 @@ export async function verifyRims(tracks: RimTrack[], stills: number[], look: Loo
  * raised this way, never lowered. From a camera well above the floor the nearness changes little
  * (the correction vanishes as c/P nears m), so a patch low on the people seen stays refused, whatever
  * its size says about its depth.
- *
- * People much nearer than the candidate (taller than SAME_DEPTH_MAX_RIM_WIDTHS of its widths) say
- * where its floor cannot be: seen from a camera above the floor, the floor farther away is higher in
- * the picture than the feet of anyone nearer. So the drop from the ring to their feet, in its widths,
- * is at least its height over its own floor; where even that is no more than MIN_DROP_RIM_WIDTHS the
- * candidate stands about on the floor (a patch at a fence's foot far behind a shooter, filmed from the
- * ground). Sightings whose feet are out of the picture (the box cut by the frame's bottom edge) are
- * left out of this.
  */
-export function plausibleHeight(rim: Box, persons: Box[], o: RimHeightSettings = RIM_HEIGHT_DEFAULTS, frameHeight = Infinity): boolean {
-  const middle = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
-  const feet = (p: Box) => p.cy + p.h / 2;
-  const nearer = persons.filter((p) => p.h >= o.SAME_DEPTH_MAX_RIM_WIDTHS * rim.w && feet(p) < frameHeight * (1 - o.FEET_CUT_FRAME_SHARE));
-  if (nearer.length >= o.MIN_PERSON_SIGHTINGS && middle(nearer.map((p) => (feet(p) - rim.cy) / rim.w)) <= o.MIN_DROP_RIM_WIDTHS) return false;
+export function plausibleHeight(rim: Box, persons: Box[], o: RimHeightSettings = RIM_HEIGHT_DEFAULTS): boolean {
   const near = persons.filter((p) => p.h > o.SAME_DEPTH_MIN_RIM_WIDTHS * rim.w && p.h < o.SAME_DEPTH_MAX_RIM_WIDTHS * rim.w);
   if (near.length < o.MIN_PERSON_SIGHTINGS) return true;
+  const middle = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
   const camera = cameraHeightInPersonHeights(near);
-  const inRimWidths = middle(near.map((p) => (feet(p) - rim.cy) / rim.w));
+  const inRimWidths = middle(near.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w));
   const inPersonHeights = middle(near.map((p) => {
-    const m = (feet(p) - rim.cy) / p.h;
+    const m = (p.cy + p.h / 2 - rim.cy) / p.h;
     const nearness = Math.min(1, (o.PERSON_AT_RIM_DEPTH_RIM_WIDTHS * rim.w) / p.h);
     return Math.max(m, camera + (m - camera) / nearness);
   }));
