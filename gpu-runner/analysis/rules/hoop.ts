@@ -189,18 +189,16 @@ export const RIM_VERIFY_DEFAULTS = {
 
 export type RimVerifySettings = typeof RIM_VERIFY_DEFAULTS;
 
-/** Where a rim can hang, judged against people near its depth (see plausibleHeight). */
+/** Where a rim can hang, judged against people at its depth (see plausibleHeight). */
 export const RIM_HEIGHT_DEFAULTS = {
-  /** People near the rim's depth are this many rim widths tall (from about 1.6 times farther to 1.75 times nearer)… */
+  /** People at the rim's depth are this many rim widths tall (a 1.9 m player over a 0.45 m ring is about 4). */
   SAME_DEPTH_MIN_RIM_WIDTHS: 2.5,
   SAME_DEPTH_MAX_RIM_WIDTHS: 7,
-  /** …and one standing at its depth this many (a 1.9 m player over a 0.45 m ring is about 4): taller ones stand nearer. */
-  PERSON_AT_RIM_DEPTH_RIM_WIDTHS: 4,
-  /** With fewer sightings of people near its depth than this, the height is not judged. */
+  /** With fewer sightings of such people than this, the height is not judged. */
   MIN_PERSON_SIGHTINGS: 2,
   /** The ring hangs more than this many rim widths (a real one: 6.8)… */
   MIN_DROP_RIM_WIDTHS: 3,
-  /** …and person heights (a real one: about 1.6) above the people's feet, a nearer person's corrected for their nearness. */
+  /** …and person heights (a real one: about 1.6) above their feet. */
   MIN_DROP_PERSON_HEIGHTS: 1.1,
 };
 
@@ -290,50 +288,14 @@ export async function verifyRims(tracks: RimTrack[], stills: number[], look: Loo
  * a court line's curve or a TV graphic. Both measures must agree, each with a wide margin for the
  * camera's tilt and for people a little nearer or farther than the rim: more than 3 rim widths and
  * more than 1.1 person heights (a ring about 2 m up) from the ring down to the people's feet.
- *
- * A person nearer the camera than the rim is taller in the picture, and the ring is fewer of their
- * heights above their feet: with the camera c up and a person of height P at distance d, a ring R up
- * at distance D is m = c/P + (R − c)/P · d/D of the person's heights above their feet. From a camera
- * on the ground (c = 0), the shooter standing near it and half again as tall as a person at the rim
- * sees a real ring 0.8 of their heights up, which alone reads as a shirt. So each sighting of a
- * person nearer than the rim (taller than PERSON_AT_RIM_DEPTH_RIM_WIDTHS) has its measure m taken back
- * to the rim's depth, c/P + (m − c/P) · D/d, with D/d their height over that of a person at the rim's
- * depth and c/P read from the people themselves (see cameraHeightInPersonHeights); it is only ever
- * raised this way, never lowered. From a camera well above the floor the nearness changes little
- * (the correction vanishes as c/P nears m), so a patch low on the people seen stays refused, whatever
- * its size says about its depth.
  */
 export function plausibleHeight(rim: Box, persons: Box[], o: RimHeightSettings = RIM_HEIGHT_DEFAULTS): boolean {
-  const near = persons.filter((p) => p.h > o.SAME_DEPTH_MIN_RIM_WIDTHS * rim.w && p.h < o.SAME_DEPTH_MAX_RIM_WIDTHS * rim.w);
-  if (near.length < o.MIN_PERSON_SIGHTINGS) return true;
+  const sameDepth = persons.filter((p) => p.h > o.SAME_DEPTH_MIN_RIM_WIDTHS * rim.w && p.h < o.SAME_DEPTH_MAX_RIM_WIDTHS * rim.w);
+  if (sameDepth.length < o.MIN_PERSON_SIGHTINGS) return true;
   const middle = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
-  const camera = cameraHeightInPersonHeights(near);
-  const inRimWidths = middle(near.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w));
-  const inPersonHeights = middle(near.map((p) => {
-    const m = (p.cy + p.h / 2 - rim.cy) / p.h;
-    const nearness = Math.min(1, (o.PERSON_AT_RIM_DEPTH_RIM_WIDTHS * rim.w) / p.h);
-    return Math.max(m, camera + (m - camera) / nearness);
-  }));
+  const inRimWidths = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / rim.w));
+  const inPersonHeights = middle(sameDepth.map((p) => (p.cy + p.h / 2 - rim.cy) / p.h));
   return inRimWidths > o.MIN_DROP_RIM_WIDTHS && inPersonHeights > o.MIN_DROP_PERSON_HEIGHTS;
-}
-
-/**
- * The camera's height over the floor in heights of the people seen, from sightings of people on one
- * floor: a person's feet stand below the horizon by their height times this (feet = horizon + c/P ·
- * height), so it is the slope of a least-squares line of feet against height; at least 0 (a camera on
- * the ground, or people of one size, whose feet say nothing of it).
- */
-export function cameraHeightInPersonHeights(persons: readonly Box[]): number {
-  const n = persons.length;
-  if (n < 2) return 0;
-  const feet = persons.map((p) => p.cy + p.h / 2);
-  const meanFeet = feet.reduce((a, x) => a + x, 0) / n, meanHeight = persons.reduce((a, p) => a + p.h, 0) / n;
-  let cov = 0, varHeight = 0;
-  persons.forEach((p, i) => {
-    cov += (feet[i] - meanFeet) * (p.h - meanHeight);
-    varHeight += (p.h - meanHeight) ** 2;
-  });
-  return varHeight > 0 ? Math.max(0, cov / varHeight) : 0;
 }
 
 /** Whether the ball came to a rim (see ballCameToRim): rim widths and seconds. */
