@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodeFrames } from "../../gpu-runner/media/decode.ts";
 import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
-import { MediaError } from "../../gpu-runner/media/run.ts";
+import { MediaError, runTool } from "../../gpu-runner/media/run.ts";
 import { CACHE_DIR, syntheticGame } from "./fixtures.ts";
 
 describe("media", () => {
@@ -48,5 +48,28 @@ describe("media", () => {
     const bogus = path.join(CACHE_DIR, "not-a-video.mp4");
     await writeFile(bogus, "hello");
     await expect(probe(bogus)).rejects.toThrow(MediaError);
+  });
+});
+
+describe("runTool and signals to the runner's process group", () => {
+  // A shell that kills itself with SIGINT on its first run stands for a tool that a Ctrl-C to the
+  // runner's group reached in the instant it started, before it had its own group.
+  const script = (flag: string) => `if [ -e '${flag}' ]; then echo second run; else touch '${flag}'; kill -INT $$; sleep 5; fi`;
+
+  it("runs a tool killed by a group signal the runner did not send once more", async () => {
+    const dir = path.join(CACHE_DIR, "run-tool");
+    await mkdir(dir, { recursive: true });
+    const flag = path.join(dir, `flag-${process.pid}-${Date.now()}`);
+    expect((await runTool("/bin/sh", ["-c", script(flag)])).toString().trim()).toBe("second run");
+  });
+
+  it("does not run it again when killed twice, nor when the runner cancelled it", async () => {
+    const err = await runTool("/bin/sh", ["-c", "kill -INT $$; sleep 5"]).catch((e) => e);
+    expect(err).toBeInstanceOf(MediaError);
+    expect(err.killedBy).toBe("SIGINT");
+    const cancel = new AbortController();
+    const started = runTool("/bin/sh", ["-c", "sleep 5"], cancel.signal).catch((e) => e);
+    setTimeout(() => cancel.abort(), 100);
+    expect((await started).message).toBe("aborted");
   });
 });
