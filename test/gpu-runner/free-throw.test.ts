@@ -16,7 +16,7 @@ import { trueFreeThrows } from "../../bench/realclips.ts";
 import { RELEASE_DEFAULTS } from "../../gpu-runner/analysis/rules/flight.ts";
 import type { Identity } from "../../gpu-runner/analysis/rules/players.ts";
 import type { BallObs, PlayerTrack } from "../../gpu-runner/analysis/rules/tracks.ts";
-import type { Point } from "../../gpu-runner/analysis/types.ts";
+import type { Box, Point } from "../../gpu-runner/analysis/types.ts";
 import { applyHomography, fitHomography, invertHomography } from "../../gpu-runner/vision/homography.ts";
 import { COURT_VIEW_MATCH_DEFAULTS, planCourtViews } from "../../gpu-runner/analysis/rules/court-view.ts";
 import type { CameraSetup } from "../../contract/job-options.ts";
@@ -98,6 +98,24 @@ describe("the free-throw rule (rules/free-throw.ts)", () => {
   });
 });
 
+
+/** The parts of an attribution input every one-shooter fixture here shares: player_1 holds the ball until `release`, and the made shot reaches the rim at `rimFrame`. */
+function oneShooterShot(frames: number, release: number, rimFrame: number, boxes: Box[], ball: Array<BallObs | null>, rim: Box) {
+  const identity: Identity = { key: "player_1", trackIds: [1], team_id: 0, jersey: null, frames, firstFrame: 0, valid: true, name: null, user_id: null, metadata: {} };
+  const shooter: PlayerTrack = { id: 1, frames: boxes.map((_, f) => f), boxes, colors: boxes.map(() => [40, 40, 200] as [number, number, number]), jerseyReads: [] };
+  return {
+    fps: FPS,
+    frames,
+    events: [{ hoop: 0, rimFrame, endFrame: rimFrame + 5, made: true }],
+    ball,
+    rims: [{ id: 0, coverage: 1, boxes: Array.from({ length: frames }, () => rim), detections: frames }],
+    tracks: [shooter],
+    identities: [identity],
+    owners: Array.from({ length: frames }, (_, f) => (f <= release ? "player_1" : null)),
+    segments: [{ track: "player_1", start: 0, end: release }],
+  };
+}
+
 describe("free throws where a real-footage shot's facts are decided (draftShots)", () => {
   const types: CourtTypeId[] = ["fiba", "nba"];
   /**
@@ -113,25 +131,14 @@ describe("free throws where a real-footage shot's facts are decided (draftShots)
       const [x, y] = applyHomography(h, at(Math.min(f, release)));
       return { cx: x, cy: y - 90, w: 60, h: 180 };
     });
-    const shooter: PlayerTrack = { id: 1, frames: boxes.map((_, f) => f), boxes, colors: boxes.map(() => [40, 40, 200] as [number, number, number]), jerseyReads: [] };
     const ball: Array<BallObs | null> = Array.from({ length: frames }, (_, f) => {
       const b = boxes[Math.min(f, release)];
       if (f <= release) return { cx: b.cx + 20, cy: b.cy - 10, w: 22, h: 22, score: 0.9 };
       if (f <= rimFrame) return { cx: b.cx + 20 + ((640 - b.cx) * (f - release)) / (rimFrame - release), cy: b.cy - 10 - 30 * (f - release), w: 22, h: 22, score: 0.9 };
       return null;
     });
-    const identity: Identity = { key: "player_1", trackIds: [1], team_id: 0, jersey: null, frames, firstFrame: 0, valid: true, name: null, user_id: null, metadata: {} };
-    const rim = { cx: 640, cy: 120, w: 40, h: 12 };
     return {
-      fps: FPS,
-      frames,
-      events: [{ hoop: 0, rimFrame, endFrame: rimFrame + 5, made: true }],
-      ball,
-      rims: [{ id: 0, coverage: 1, boxes: Array.from({ length: frames }, () => rim), detections: frames }],
-      tracks: [shooter],
-      identities: [identity],
-      owners: Array.from({ length: frames }, (_, f) => (f <= release ? "player_1" : null)),
-      segments: [{ track: "player_1", start: 0, end: release }],
+      ...oneShooterShot(frames, release, rimFrame, boxes, ball, { cx: 640, cy: 120, w: 40, h: 12 }),
       heightModel: () => 180,
       keySamples: null,
       court: court ? planCourtViews([{ frame: court.viewFrame, type, h }], court.camera, { pictures: 7, maxShiftShare: 0, maxChangedShare: 0.05 }) : planCourtViews([{ frame: release, type, h }], "handheld", null),
@@ -261,17 +268,8 @@ describe("free throws where a shot's facts are decided without a court (draftSho
       if (f <= rimFrame) return { cx: b.cx + 20 + ((rim.cx - b.cx - 20) * (f - release)) / (rimFrame - release), cy: b.cy - 40 - 20 * (f - release), w: 24, h: 24, score: 0.9 };
       return null;
     });
-    const identity: Identity = { key: "player_1", trackIds: [1], team_id: 0, jersey: null, frames, firstFrame: 0, valid: true, name: null, user_id: null, metadata: {} };
     return {
-      fps: FPS,
-      frames,
-      events: [{ hoop: 0, rimFrame, endFrame: rimFrame + 5, made: true }],
-      ball,
-      rims: [{ id: 0, coverage: 1, boxes: Array.from({ length: frames }, () => rim), detections: frames }],
-      tracks: [{ id: 1, frames: boxes.map((_, f) => f), boxes, colors: boxes.map(() => [40, 40, 200] as [number, number, number]), jerseyReads: [] }],
-      identities: [identity],
-      owners: Array.from({ length: frames }, (_, f) => (f <= release ? "player_1" : null)),
-      segments: [{ track: "player_1", start: 0, end: release }],
+      ...oneShooterShot(frames, release, rimFrame, boxes, ball, rim),
       heightModel: () => HEIGHT_PX,
       keySamples: null,
       court: null,
