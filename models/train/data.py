@@ -264,3 +264,25 @@ def load_realclip_frames(labels_path: str = REALCLIP_LABELS, clips_dir: str = RE
             images.append(Image(paths[fr["frame"]], "val" if clip in val_clips else "train", "realclips/" + os.path.basename(clip).split("_")[0], clip,
                                 bool(fr["rim_exhaustive"]), bool(fr["ball_labelled"]), boxes, aspect=W / H))
     return images
+
+
+def load_pack(pack_dir: str) -> tuple[list[Image], list[Image]]:
+    """The images models/train/pack.py wrote (→ dataset train stills at the 320 canvas size, tuning-clip
+    train frames at the stretched 640×640), their `file` the packed WebP's path."""
+    doc = json.load(open(os.path.join(pack_dir, "images.json")))
+    stills, frames = [], []
+    for r in doc["images"]:
+        kind = r.pop("kind")
+        r["file"] = os.path.join(pack_dir, r["file"])
+        r["boxes"] = [tuple(b) for b in r["boxes"]]
+        r["ignore"] = [tuple(b) for b in r["ignore"]]
+        (stills if kind == "dataset" else frames).append(Image(**r))
+    return stills, frames
+
+
+def read_rgb_at(file: str, size: int) -> np.ndarray:
+    """An image as RGB at size×size (a packed image is already at its size: no resampling then)."""
+    bgr = cv2.imread(file, cv2.IMREAD_COLOR)
+    if bgr.shape[:2] != (size, size):
+        bgr = cv2.resize(bgr, (size, size), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)

@@ -31,7 +31,7 @@ def _resize_asymmetric_linear(x: torch.Tensor, scale_h: float, scale_w: float) -
     def along(t: torch.Tensor, dim: int, scale: float) -> torch.Tensor:
         n_in = t.shape[dim]
         n_out = int(n_in * scale)
-        src = torch.arange(n_out, dtype=torch.float32) / scale
+        src = torch.arange(n_out, dtype=torch.float32, device=t.device) / scale
         i0 = src.floor().clamp(max=n_in - 1).long()
         i1 = (i0 + 1).clamp(max=n_in - 1)
         frac = (src - i0.float()).clamp(0, 1)
@@ -68,9 +68,21 @@ class OnnxNet(nn.Module):
                 self.consts[name] = torch.from_numpy(arr.copy())
         self.nodes = list(g.node)
         self.node_attrs = [_attrs(n) for n in self.nodes]
-        for n in self.nodes:
+        for n, a in zip(self.nodes, self.node_attrs):
             if n.op_type not in _OPS:
                 raise ValueError(f"unsupported op {n.op_type} ({n.name})")
+            # Constant bounds and scales as Python numbers, read once: reading a tensor's value each
+            # call would wait for the GPU at every Clip and Resize.
+            if n.op_type == "Clip":
+                a["_lo"], a["_hi"] = (float(self.consts[i]) if i in self.consts else None for i in (list(n.input[1:3]) + ["", ""])[:2])
+            if n.op_type == "Resize":
+                a["_scales"] = [float(v) for v in self.consts[n.input[2]].reshape(-1)] if len(n.input) > 2 and n.input[2] in self.consts else None
+
+    def to_device(self, device: str) -> "OnnxNet":
+        """Moves the parameters and the graph's constant tensors (not registered buffers) to `device`."""
+        self.to(device)
+        self.consts = {k: v.to(device) for k, v in self.consts.items()}
+        return self
 
     def value(self, env: dict, name: str):
         if name == "":
@@ -146,9 +158,7 @@ def _conv(ins, a):
 
 
 def _clip(ins, a):
-    lo = ins[1] if len(ins) > 1 and ins[1] is not None else None
-    hi = ins[2] if len(ins) > 2 and ins[2] is not None else None
-    return torch.clamp(ins[0], min=None if lo is None else float(lo), max=None if hi is None else float(hi))
+    return torch.clamp(ins[0], min=a["_lo"], max=a["_hi"])
 
 
 def _resize(ins, a):
@@ -156,10 +166,10 @@ def _resize(ins, a):
     ctm = a.get("coordinate_transformation_mode", b"half_pixel")
     if mode not in (b"linear",) or ctm not in (b"asymmetric",):
         raise ValueError(f"Resize {mode} {ctm} is not supported")
-    scales = ins[2] if len(ins) > 2 else None
-    if scales is None or scales.numel() != 4:
-        raise ValueError("Resize needs scale factors")
-    return _resize_asymmetric_linear(ins[0], float(scales[2]), float(scales[3]))
+    scales = a["_scales"]
+    if scales is None or len(scales) != 4:
+        raise ValueError("Resize needs constant scale factors")
+    return _resize_asymmetric_linear(ins[0], scales[2], scales[3])
 
 
 _OPS = {
