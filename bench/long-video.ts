@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { AnalysisError, analyzeGame } from "../gpu-runner/analysis/pipeline.ts";
+import { AnalysisError, analyzeGame, type RunTimings } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
@@ -56,15 +56,16 @@ function longFile(base: string, baseSeconds: number, minutes: number): string {
   return out;
 }
 
-/** CPU seconds of this process and of its children that have ended (ffmpeg decoders): utime, stime, cutime, cstime of /proc/self/stat, in clock ticks of 1/100 s. */
-function cpuSeconds(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return fields.slice(11, 15).reduce((a, f) => a + Number(f), 0) / 100;
+/** CPU seconds of this process (utime + stime: the analysis and its model thread) and of its children that have ended (cutime + cstime: the ffmpeg decoders), from /proc/self/stat in clock ticks of 1/100 s. */
+function cpuSeconds(): { self: number; children: number } {
+  const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ").map(Number);
+  return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
 }
 
 async function child(file: string): Promise<void> {
   const t0 = performance.now(), cpu0 = cpuSeconds();
   let shots: ReleasedShot[] = [];
+  let timings: RunTimings | undefined;
   // What the analysis holds while it runs (V8 collects lazily, so the resident peak also counts
   // garbage a collection would free): a full collection at most every GC_EVERY_MS of its progress
   // reports, then the heap still in use (the model thread's heap is its own, not counted here; its
@@ -82,13 +83,29 @@ async function child(file: string): Promise<void> {
     if (percent >= 100 || performance.now() - lastGc > GC_EVERY_MS) measureHeld();
   };
   try {
-    shots = (await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {}, onProgress })).shots.map((s) => ({ start: s.start_seconds, made: s.made }));
+    const run = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(OUT, `work-${path.basename(file, ".mp4")}`), options: {}, onProgress });
+    shots = run.shots.map((s) => ({ start: s.start_seconds, made: s.made }));
+    timings = run.diagnostics.timings;
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
+    timings = e.diagnostics?.timings;
   }
   const analysisS = (performance.now() - t0) / 1000;
   // maxRSS is in kilobytes; the model thread lives in this process, so it is counted.
-  process.stdout.write(`\n${JSON.stringify({ analysisS, cpuS: cpuSeconds() - cpu0, peakMb: process.resourceUsage().maxRSS / 1024, heldMb, shots })}\n`);
+  const cpu1 = cpuSeconds();
+  const stages = timings && { scanS: timings.scanMs / 1000, watchS: timings.watchMs / 1000, postS: timings.postMs / 1000 };
+  process.stdout.write(`\n${JSON.stringify({ analysisS, cpuS: cpu1.self + cpu1.children - cpu0.self - cpu0.children, selfCpuS: cpu1.self - cpu0.self, childrenCpuS: cpu1.children - cpu0.children, stages, peakMb: process.resourceUsage().maxRSS / 1024, heldMb, shots })}\n`);
+}
+
+interface ChildReport {
+  analysisS: number;
+  cpuS: number;
+  selfCpuS: number;
+  childrenCpuS: number;
+  stages: { scanS: number; watchS: number; postS: number } | undefined;
+  peakMb: number;
+  heldMb: number;
+  shots: ReleasedShot[];
 }
 
 /** The shots inside each copy of the base, on the copy's own timeline. */
@@ -116,7 +133,7 @@ async function main() {
   // The base alone first: the shots every copy inside a longer video must repeat, and the reference speed.
   for (const [label, file, copies] of [["base alone", base, 1] as const, ...minutes.map((m) => [`${m} min`, longFile(base, baseSeconds, m), copiesIn(m, baseSeconds)] as const)]) {
     const out = execFileSync(process.execPath, [...heapCap, "--expose-gc", "--import", "tsx", import.meta.filename, "--child", file], { stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
-    const r = JSON.parse(out.toString().trim().split("\n").at(-1)!) as { analysisS: number; cpuS: number; peakMb: number; heldMb: number; shots: ReleasedShot[] };
+    const r = JSON.parse(out.toString().trim().split("\n").at(-1)!) as ChildReport;
     const videoS = copies * baseSeconds;
     const wall = r.analysisS / videoS, cpu = r.cpuS / videoS;
     if (label === "base alone") [alone, firstWall, firstCpu] = [r.shots, wall, cpu];
@@ -127,6 +144,11 @@ async function main() {
       "wall s": r.analysisS.toFixed(1),
       "wall s per video s": `${wall.toFixed(3)} (${(wall / firstWall).toFixed(2)}×)`,
       "CPU s per video s": `${cpu.toFixed(3)} (${(cpu / firstCpu).toFixed(2)}×)`,
+      // Where the CPU goes: the process (analysis and model thread) and the ffmpeg children; then the
+      // wall seconds of the stages per video second (the scan pass and the rim watch of the observation;
+      // everything after it: the court pass, the rules, the result).
+      "CPU s per video s: process / ffmpeg": `${(r.selfCpuS / videoS).toFixed(3)} / ${(r.childrenCpuS / videoS).toFixed(3)}`,
+      "stage s per video s: scan / watch / after": r.stages ? [r.stages.scanS, r.stages.watchS, r.stages.postS].map((x) => (x / videoS).toFixed(3)).join(" / ") : "–",
       "peak memory MB": Math.round(r.peakMb),
       "heap held MB (most after a collection)": Math.round(r.heldMb),
       shots: r.shots.length,
