@@ -119,8 +119,14 @@ if args.resume and os.path.exists(CKPT):
         print(f"note: --steps {args.steps} differs from the run's {ck['args']['steps']} (the schedule follows --steps)", flush=True)
 elif os.path.exists(CKPT):
     sys.exit(f"{CKPT} exists: pass --resume or choose another --run")
-with open(os.path.join(args.run, "args.json"), "w") as f:
-    json.dump(vars(args), f, indent=1)
+
+
+def write_args() -> None:
+    with open(os.path.join(args.run, "args.json"), "w") as f:
+        json.dump(vars(args), f, indent=1)
+
+
+write_args()
 
 if args.pack:
     images, packed_frames = load_pack(args.pack)
@@ -268,18 +274,18 @@ class Samples(torch.utils.data.Dataset):
         return sample(np.random.default_rng([args.seed, k]))
 
 
-def write_args() -> None:
-    with open(os.path.join(args.run, "args.json"), "w") as f:
-        json.dump(vars(args), f, indent=1)
+def snapshot_steps() -> set[int]:
+    """The steps --snapshot-at names, as fractions of --steps (once --steps is final)."""
+    return {round(args.steps * float(f)) for f in args.snapshot_at.split(",") if f}
 
 
 loader = torch.utils.data.DataLoader(
     torch.utils.data.Subset(Samples(), range(step * args.batch, args.steps * args.batch)), batch_size=args.batch,
     num_workers=args.loader_workers, pin_memory=args.device.startswith("cuda"), prefetch_factor=4 if args.loader_workers else None,
     worker_init_fn=lambda _: __import__("cv2").setNumThreads(1))  # one thread per worker: the workers are the parallelism
-snapshots: set[int] = set()
+snapshots = set() if args.time_budget_min else snapshot_steps()
 started = time.time()
-timing: list[float] = []
+timed_from = 0.0
 net.train()
 for batch in loader:
     if step >= args.steps:
@@ -313,20 +319,18 @@ for batch in loader:
     if step % args.log_every == 0 or step == 1:
         print(json.dumps(rec), flush=True)
     if args.time_budget_min and step == 10:
-        timing.append(time.time())
+        timed_from = time.time()
     if args.time_budget_min and step == 60:
         # Steps 10–60 (data loading included) set the step count; the warm-up is still running, so the
         # schedule so far is the same as a run started with --steps at the resolved number.
-        per_step = (time.time() - timing[0]) / 50
+        per_step = (time.time() - timed_from) / 50
         fit = int((args.time_budget_min * 60 - (time.time() - started)) / per_step) + step
         if fit < args.steps:
             args.steps = max(fit, args.warmup + 1)
         print(f"{per_step:.3f} s a step: --steps {args.steps} for {args.time_budget_min} min", flush=True)
         args.time_budget_min = 0
         write_args()
-        snapshots = {round(args.steps * float(f)) for f in args.snapshot_at.split(",") if f}
-    elif step == 1 and not args.time_budget_min:
-        snapshots = {round(args.steps * float(f)) for f in args.snapshot_at.split(",") if f}
+        snapshots = snapshot_steps()
     out_of_time = args.max_minutes and (time.time() - started) / 60 >= args.max_minutes
     if step % args.save_every == 0 or step == args.steps or step in snapshots or out_of_time:
         save(step)
