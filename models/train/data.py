@@ -87,10 +87,8 @@ def ring_of(cx: float, cy: float, w: float, h: float):
 
 
 def read_rgb(file: str) -> np.ndarray:
-    bgr = cv2.imread(file, cv2.IMREAD_COLOR)
-    if bgr.shape[:2] != (IMAGE_SIZE, IMAGE_SIZE):
-        bgr = cv2.resize(bgr, (IMAGE_SIZE, IMAGE_SIZE), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    """A still or frame as the stretched IMAGE_SIZE×IMAGE_SIZE RGB image the labels are normalised to."""
+    return read_rgb_at(file, IMAGE_SIZE)
 
 
 @dataclass
