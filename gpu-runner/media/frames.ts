@@ -33,6 +33,16 @@ export function letterboxFor(srcW: number, srcH: number, dstW: number, dstH: num
   return { scale: innerWidth / srcW, padX, padY, innerWidth, innerHeight };
 }
 
+/**
+ * How many timeline frames after its number a sample taken every `every` timeline frames shows:
+ * ffmpeg's fps filter (and `framesInMemory`) hands out the *last* picture of each slot centred on the
+ * sample's time, so a scan at 5 a second of a 15-frame timeline numbers its samples 0, 3, 6… and
+ * shows the pictures 1, 4, 7…; sources faster than the timeline land on the same frame, give or take
+ * a source frame. Read where the scan's sightings meet the timeline's own (the rim watch sees every
+ * frame), so the two agree on when the ball was where.
+ */
+export const sampleLagFrames = (every: number): number => Math.max(0, Math.ceil(every / 2) - 1);
+
 export interface Frame {
   /** 0 for the first frame handed out (of the stretch asked for, at the rate asked for). */
   index: number;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { videoFrames } from "../../gpu-runner/media/decode.ts";
-import { framesInMemory, type Frame, type FrameSource, type WholeFrameOptions } from "../../gpu-runner/media/frames.ts";
+import { framesInMemory, sampleLagFrames, type Frame, type FrameSource, type WholeFrameOptions } from "../../gpu-runner/media/frames.ts";
 import type { RgbImage } from "../../gpu-runner/vision/image.ts";
 
 async function all<T>(frames: AsyncIterable<T>): Promise<T[]> {
@@ -72,6 +72,15 @@ describe("frame sources", () => {
     }
     // As measured on ffmpeg: 5 a second from 0.4 s shows the second picture of each three.
     expect(await shown(video, 5, { startS: 0.4, durationS: 1 })).toEqual([7, 10, 13, 16, 19]);
+  });
+
+  it("a sample taken every `every` frames shows the picture sampleLagFrames(every) after its number", async () => {
+    const pictures = await all(memory.regionFrames());
+    for (const every of [1, 2, 3, 5]) {
+      const shown: number[] = [];
+      for await (const f of video.regionFrames({ maxFps: 15 / every })) shown.push(pictures.findIndex((p) => meanAbsDiff(p.rgb, f.rgb) < 1));
+      expect(shown.slice(0, 4), `every ${every}`).toEqual([0, 1, 2, 3].map((k) => Math.min(29, every * k + sampleLagFrames(every))));
+    }
   });
 
   it("a region of every frame, cut and scaled", async () => {

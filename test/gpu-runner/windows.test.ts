@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { assembleRealObservations, joinWindows } from "../../gpu-runner/analysis/observe/real-footage.ts";
+import { sampleLagFrames } from "../../gpu-runner/media/frames.ts";
 import { hoopBoxAt } from "../../gpu-runner/analysis/rules/tracks.ts";
 import { planWindows } from "../../gpu-runner/analysis/observe/windows.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
@@ -102,6 +103,21 @@ describe("joinWindows", () => {
     expect(obs.rimWatch![2].ball[1]).toMatchObject({ cx: 100, cy: 82 });
     expect(obs.ball[61]).toMatchObject({ cx: 100, cy: 82 });
     expect(obs.ball).toHaveLength(100);
+  });
+
+  it("puts each scan sighting of the ball on the frame its picture shows, a frame after the sample's number", () => {
+    // A scan every third frame of a 15-frame timeline shows the pictures 1, 4, 7… (media/frames.ts sampleLagFrames).
+    const r = raw([0, 30], []);
+    const scan = Array.from({ length: 10 }, (_, k) => ({ frame: 3 * k, detections: [{ className: "ball" as const, cx: 200 + 3 * k, cy: 150, w: 14, h: 14, score: 0.7 }] }));
+    const obs = assembleRealObservations({ ...r, fps: 15, every: 3, scan, tracks: [] });
+    expect(sampleLagFrames(3)).toBe(1);
+    for (let k = 0; k < 10; k++) {
+      expect(obs.ball[3 * k + 1], `sample ${k}`).toMatchObject({ cx: 200 + 3 * k, score: 0.7 });
+      expect(obs.ball[3 * k + 1]!.interpolated, `sample ${k}`).toBeFalsy();
+    }
+    // Frame 0's picture was not the scan's, and between sightings the path is only filled in.
+    expect(obs.ball[0]).toBeNull();
+    expect(obs.ball[3]).toMatchObject({ cx: 202, interpolated: true });
   });
 
   it("keeps rims of different scenes apart, each in view only in its own scene, and track ids unique", () => {

@@ -11,7 +11,7 @@
 // Analysis coordinates are source pixels.
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { videoFrames } from "../../media/decode.ts";
-import type { FrameSource } from "../../media/frames.ts";
+import { sampleLagFrames, type FrameSource } from "../../media/frames.ts";
 import type { VideoInfo } from "../../media/probe.ts";
 import { findSceneCuts, SCENE_DEFAULTS } from "../../media/scenes.ts";
 import type { BasketballModel } from "../../vision/basketball.ts";
@@ -379,9 +379,12 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
     scale: typicalPerson ? typicalPerson * ob.BALL_PERSON_HEIGHTS : Math.min(raw.width, raw.height) * ob.BALL_FRAME_SHARE,
     settings: ob.SCENE_BALL_PATH,
   });
+  // Each scan sighting goes on the frame its picture shows (a frame after the sample's number), so
+  // it meets the rim watch's sightings of the same moment where they are.
+  const lag = sampleLagFrames(every);
   const ball: Array<BallObs | null> = new Array(n).fill(null);
   scan.forEach((s, i) => {
-    if (s.frame < n) ball[s.frame] = scenePath[i];
+    if (s.frame + lag < n) ball[s.frame + lag] = scenePath[i];
   });
   // Every watched region saw the ball at a closer look, a dropped candidate's too (its region shows the scene around it).
   watchedPaths.forEach((w, k) => w.ball.forEach((b, i) => {
