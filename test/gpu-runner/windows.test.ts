@@ -118,6 +118,9 @@ describe("joinWindows", () => {
     // Frame 0's picture was not the scan's, and between sightings the path is only filled in.
     expect(obs.ball[0]).toBeNull();
     expect(obs.ball[3]).toMatchObject({ cx: 202, interpolated: true });
+    // The raw detections (balls.jsonl, hoops.jsonl) sit on the same frames as the path's sightings.
+    expect(obs.perFrame.flatMap((d, f) => (d.length ? [f] : []))).toEqual(Array.from({ length: 10 }, (_, k) => 3 * k + 1));
+    expect(obs.perFrame[4]).toEqual([expect.objectContaining({ className: "ball", cx: 203 })]);
   });
 
   it("keeps rims of different scenes apart, each in view only in its own scene, and track ids unique", () => {

@@ -405,10 +405,13 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
   const rims = watched.filter((_, k) => inPlay[k]).map((r, id) => ({ ...r, id }));
   const rimWatch = watchedPaths.filter((_, k) => inPlay[k]);
 
-  // Artifacts: what was detected, frame by frame, in source pixels.
+  // Artifacts: what was detected, frame by frame, in source pixels, each on the frame its picture shows.
   // The scan's people and rim candidates; its balls where no rim region was watched, else the regions' balls (a closer look).
   const perFrame: Detections[] = Array.from({ length: n }, () => []);
-  for (const s of scan) if (s.frame < n) perFrame[s.frame] = watch[s.frame].length ? s.detections.filter((d) => d.className !== "ball") : s.detections;
+  for (const s of scan) {
+    const shown = s.frame + lag;
+    if (shown < n) perFrame[shown] = watch[shown].length ? s.detections.filter((d) => d.className !== "ball") : s.detections;
+  }
   watch.forEach((ws, f) => (perFrame[f] = [...perFrame[f], ...ws.flatMap((w) => ofClass(w.detections, "ball"))]));
 
   return {
