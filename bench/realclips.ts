@@ -131,6 +131,9 @@ export function parseSettingArgs(sets: string[]): AnalysisSettings {
  */
 const REPLAYED_GROUPS = new Set(["balls", "rimPlay", "rimSeen"]);
 
+/** A change made to kept observations before they are replayed (bench/stability.ts). */
+export type PerturbObservations = (raw: RawRealObservations) => RawRealObservations;
+
 /** The shape of kept observations (RawRealObservations): raised when it changes, so old files are never replayed. */
 const KEPT_OBSERVATIONS_VERSION = 2;
 
@@ -160,7 +163,7 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * they replay as a fresh run would place the shots. The bench submits default options, so the
  * court pass runs with `camera_setup: fixed` (kept files hold that pass).
  */
-export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string, options: AnalyzeInput["options"] = {}): Promise<AnalysisRun> {
+export async function analyzeKeepingObservations(videoPath: string, video: VideoInfo, workDir: string, settings: AnalysisSettings, cacheDir: string, clip: string, options: AnalyzeInput["options"] = {}, perturb?: PerturbObservations): Promise<AnalysisRun> {
   const input = { models, videoPath, video, workDir, options, settings };
   const s = realFootageSettings(settings.realFootage);
   const file = observationFile(cacheDir, clip, settings, s);
@@ -173,8 +176,9 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
       writeFileSync(`${file}.part`, JSON.stringify(kept));
       renameSync(`${file}.part`, file);
     }
-    obs = { ...assembleRealObservations(kept.raw, s), courtViews: kept.courtViews, courtMotion: kept.courtMotion };
+    obs = { ...assembleRealObservations(perturb ? perturb(kept.raw) : kept.raw, s), courtViews: kept.courtViews, courtMotion: kept.courtMotion };
   } else {
+    if (perturb) throw new Error(`${clip}: no kept observations to perturb in ${cacheDir} (run bench:realclips with --observations first)`);
     const observed = await observeVideo(input, video);
     if (observed.details) {
       mkdirSync(path.dirname(file), { recursive: true });
@@ -187,7 +191,7 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   return analyzeObservations(input, video, obs);
 }
 
-export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR, settings: AnalysisSettings = {}, observationsDir?: string): Promise<ClipScore> {
+export async function scoreClip(clip: ManifestClip, index: number, workRoot: string, dir = REALCLIPS_DIR, settings: AnalysisSettings = {}, observationsDir?: string, perturb?: PerturbObservations): Promise<ClipScore> {
   const file = path.join(dir, clip.file);
   const name = clipName(clip);
   const workDir = path.join(workRoot, name);
@@ -198,7 +202,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   let freeThrowsCalled = 0;
   try {
     const video = await probe(file);
-    const result = observationsDir ? await analyzeKeepingObservations(file, video, workDir, settings, observationsDir, name) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
+    const result = observationsDir ? await analyzeKeepingObservations(file, video, workDir, settings, observationsDir, name, {}, perturb) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
     found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
     freeThrowsCalled = result.shots.filter((s) => s.is_free_throw).length;
