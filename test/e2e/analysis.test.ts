@@ -9,7 +9,7 @@ import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateGame, type GroundTruth } from "../../scripts/synth/generate";
 import { startRunner, type RunnerProcess } from "./runner-process";
-import { startTestStack, type TestStack } from "./stack";
+import { reserveUpload, sendToStack, startTestStack, type TestStack } from "./stack";
 
 let stack: TestStack;
 let key: string;
@@ -29,16 +29,18 @@ beforeAll(async () => {
 
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const size = statSync(file).size;
-  const upload: any = await (await fetch(`${stack.baseUrl}/v1/uploads`, { method: "POST", headers, body: JSON.stringify({ content_type: "video/mp4", size }) })).json();
+  const upload = await reserveUpload(stack.baseUrl, key, size);
   await new Promise<void>((resolve, reject) =>
     new tus.Upload(createReadStream(file), { uploadUrl: upload.upload_url, uploadSize: size, chunkSize: 5 * 1024 * 1024, onError: reject, onSuccess: () => resolve() }).start(),
   );
   const submitted: any = await (
-    await fetch(`${stack.baseUrl}/v1/sessions`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ source: { type: "upload", upload_id: upload.id }, options: { session_type: "2v2" } }),
-    })
+    await sendToStack(() =>
+      fetch(`${stack.baseUrl}/v1/sessions`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ source: { type: "upload", upload_id: upload.id }, options: { session_type: "2v2" } }),
+      }),
+    )
   ).json();
   runner = startRunner(stack.baseUrl, token);
   const deadline = Date.now() + 240_000;

@@ -13,7 +13,7 @@ import type { Env } from "../../worker/env";
 import { createShareLink } from "../../worker/services/share-links";
 import { artifact, launchChromium } from "../support/browser";
 import { startRunner, type RunnerProcess } from "./runner-process";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 const HUB_SIGNING_SECRET = "e2e-hub-signing-secret-0123456789abcdef";
 const NAMES = ["Maya Lopez", "Ada Park", "Noor Haddad", "Lena Fischer", "Iris Chen", "Zoe Adams", "Tia Moreau", "Kim Osei", "Ana Silva", "Eva Novak"];
@@ -29,7 +29,7 @@ let hubUrl: string;
 let selfRefresh: { firstStatus: string; loads: number };
 
 const api = async (p: string, init: RequestInit = {}) => {
-  const res = await fetch(`${stack.baseUrl}${p}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } });
+  const res = await sendToStack(() => fetch(`${stack.baseUrl}${p}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } }));
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
 
   const size = statSync(file).size;
   const upload = (await api("/v1/uploads", { method: "POST", body: JSON.stringify({ content_type: "video/mp4", size }) })).body;
-  const put = await fetch(upload.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: readFileSync(file) });
+  const put = await sendToStack(() => fetch(upload.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: readFileSync(file) }));
   expect(put.status).toBe(200);
   // Rosters name every player by jersey, so the box scores show names.
   const rosters = [0, 1].map((team) => ({

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 const LEASE_SECONDS = 5;
 let stack: TestStack;
@@ -49,11 +49,13 @@ afterAll(async () => {
 /** A polite client: on 429 it waits `Retry-After` and tries again, as the API asks. */
 const api = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
   for (;;) {
-    const res = await fetch(`${stack.baseUrl}${p}`, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    const res = await sendToStack(() =>
+      fetch(`${stack.baseUrl}${p}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      }),
+    );
     if (res.status !== 429) return { status: res.status, body: (await res.json()) as any };
     await res.arrayBuffer();
     await new Promise((r) => setTimeout(r, Number(res.headers.get("Retry-After") ?? 1) * 1000));
@@ -64,7 +66,7 @@ async function uploadVideo(file: string): Promise<string> {
   const size = statSync(file).size;
   const created = await api("POST", "/v1/uploads", { content_type: "video/mp4", size, filename: path.basename(file) });
   expect(created.status).toBe(200);
-  const put = await fetch(created.body.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: readFileSync(file) });
+  const put = await sendToStack(() => fetch(created.body.upload_url, { method: "PUT", headers: { "Content-Type": "video/mp4" }, body: readFileSync(file) }));
   expect(put.status).toBeLessThan(300);
   return created.body.id;
 }

@@ -14,7 +14,7 @@ import { startDohServer, type DohServer } from "../support/doh-server";
 import { startLinkHost, type LinkHost } from "../support/link-host";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 let stack: TestStack;
 let doh: DohServer;
@@ -62,11 +62,13 @@ afterAll(async () => {
 });
 
 async function api(method: string, p: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${stack.baseUrl}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+  const res = await sendToStack(() =>
+    fetch(`${stack.baseUrl}${p}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    }),
+  );
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 

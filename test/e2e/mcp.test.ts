@@ -10,7 +10,7 @@ import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 let stack: TestStack;
 let client: Client;
@@ -88,11 +88,13 @@ describe("an assistant uploading and analysing a local file", () => {
     expect(upload.content_type).toBe("video/quicktime");
     // An earlier attempt got the first 50 MiB through before it was cut off.
     const firstChunk = readFileSync(file).subarray(0, 52_428_800);
-    const patch = await fetch(upload.upload_url, {
-      method: "PATCH",
-      headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-      body: firstChunk,
-    });
+    const patch = await sendToStack(() =>
+      fetch(upload.upload_url, {
+        method: "PATCH",
+        headers: { "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+        body: firstChunk,
+      }),
+    );
     expect(patch.status).toBe(204);
 
     const run = await runShell(upload.command);

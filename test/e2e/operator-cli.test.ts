@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/local-stack";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 const run = promisify(execFile);
 let stack: TestStack;
@@ -61,13 +61,13 @@ describe("operator CLI against the local stack", () => {
     // The payer opens the page and presses Pay; the stand-in sends the Worker a signed confirmation.
     const page = await fetch(url, { headers: { Accept: "text/html" } });
     expect(await page.text()).toContain("Pay $42.00");
-    const paid = await fetch(url, { method: "POST", headers: { Accept: "text/html" }, redirect: "manual" });
+    const paid = await sendToStack(() => fetch(url, { method: "POST", headers: { Accept: "text/html" }, redirect: "manual" }));
     expect(paid.status).toBe(303);
     await paid.body?.cancel();
     expect(((await (await balance(key.key)).json()) as any).available_cents).toBe(4300);
 
     // Paying again sends nothing that grants: still 4300.
-    const again = await fetch(url, { method: "POST" });
+    const again = await sendToStack(() => fetch(url, { method: "POST" }));
     expect(await again.json()).toMatchObject({ already_paid: true });
     expect(((await (await balance(key.key)).json()) as any).available_cents).toBe(4300);
     const linkId = /Top-up link (tul_\w+)/.exec(human)![1];

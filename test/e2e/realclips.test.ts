@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readManifest, REALCLIPS_DIR, type ManifestClip } from "../../bench/realclips-manifest";
 import { artifact, launchChromium } from "../support/browser";
 import { startRunner, type RunnerProcess } from "./runner-process";
-import { startTestStack, type TestStack } from "./stack";
+import { reserveUpload, sendToStack, startTestStack, type TestStack } from "./stack";
 
 // chonyy_outdoor_45deg_2x_3shots: its court's lines are registered (docs/analysis.md, issue 25), so
 // its shots have court positions; chonyy_outdoor_5shots: not registered, every shot off the chart.
@@ -26,11 +26,11 @@ async function submit(clip: ManifestClip): Promise<string> {
   const file = path.join(REALCLIPS_DIR, clip.file);
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const size = statSync(file).size;
-  const upload: any = await (await fetch(`${stack.baseUrl}/v1/uploads`, { method: "POST", headers, body: JSON.stringify({ content_type: "video/mp4", size }) })).json();
+  const upload = await reserveUpload(stack.baseUrl, key, size);
   await new Promise<void>((resolve, reject) =>
     new tus.Upload(createReadStream(file), { uploadUrl: upload.upload_url, uploadSize: size, chunkSize: 5 * 1024 * 1024, onError: reject, onSuccess: () => resolve() }).start(),
   );
-  const res = await fetch(`${stack.baseUrl}/v1/sessions`, { method: "POST", headers, body: JSON.stringify({ source: { type: "upload", upload_id: upload.id }, metadata: { clip: path.basename(clip.file) } }) });
+  const res = await sendToStack(() => fetch(`${stack.baseUrl}/v1/sessions`, { method: "POST", headers, body: JSON.stringify({ source: { type: "upload", upload_id: upload.id }, metadata: { clip: path.basename(clip.file) } }) }));
   const body: any = await res.json();
   if (!res.ok) throw new Error(`submit ${clip.file}: ${res.status} ${JSON.stringify(body)}`);
   return body.id;
@@ -108,7 +108,7 @@ describe("real clips through the local API with the default detector", () => {
         const { session } = sessions.get(name)!;
         expect(session.status).toBe("processed");
         const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-        const link: any = await (await fetch(`${stack.baseUrl}/v1/sessions/${session.id}/share_links`, { method: "POST", headers, body: "{}" })).json();
+        const link: any = await (await sendToStack(() => fetch(`${stack.baseUrl}/v1/sessions/${session.id}/share_links`, { method: "POST", headers, body: "{}" }))).json();
         const page = await browser.newPage();
         expect((await page.goto(link.url, { waitUntil: "domcontentloaded" }))?.status()).toBe(200);
         await page.waitForSelector("#game-video, #failure", { timeout: 60_000 });

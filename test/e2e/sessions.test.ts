@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/local-stack";
 import { startVideoServer } from "../support/video-server";
-import { startTestStack, type TestStack } from "./stack";
+import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 const run = promisify(execFile);
 let stack: TestStack;
@@ -45,11 +45,13 @@ describe("sessions against the local stack", () => {
     const key = (await stack.ops.createApiKey(org.id, "e2e")).key;
     await stack.ops.addCredits(org.id, { amount_cents: 5000 });
     const submit = () =>
-      fetch(`${stack.baseUrl}/v1/sessions`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": "e2e-1" },
-        body: JSON.stringify({ source: { url: `${videos.url}/video/1800000000.mp4` }, metadata: { game: "e2e" } }),
-      });
+      sendToStack(() =>
+        fetch(`${stack.baseUrl}/v1/sessions`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": "e2e-1" },
+          body: JSON.stringify({ source: { url: `${videos.url}/video/1800000000.mp4` }, metadata: { game: "e2e" } }),
+        }),
+      );
     const first = await submit();
     expect(first.status).toBe(200);
     expect(first.headers.get("X-Service-Cost-Cents")).toBe("250"); // 1,800 s at 1,000,000 bytes per second

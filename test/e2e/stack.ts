@@ -48,6 +48,15 @@ export async function startTestStack(opts: TestStackOptions = {}): Promise<TestS
 }
 
 /**
+ * A request with a body to the local stack (POST, PUT, PATCH), sent again while `wrangler dev`'s
+ * proxy drops it before it reaches the Worker (dev-proxy.ts): the Worker's answer. `send` builds a
+ * new request each time. GET and HEAD need none of it: the proxy resends those itself.
+ */
+export async function sendToStack(send: () => Promise<Response>): Promise<Response> {
+  return (await sendPastDevProxyDrops(send)).res;
+}
+
+/**
  * Reserves an upload of `size` bytes of video/mp4 through the public API (POST /v1/uploads); a send
  * `wrangler dev`'s proxy drops (it never reached the Worker, see dev-proxy.ts) is sent again.
  */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/local-stack";
 import type { Env } from "../../worker/env";
 import { signMediaUrl } from "../../worker/services/media-urls";
-import { reserveUpload, startTestStack, type TestStack } from "./stack";
+import { reserveUpload, sendToStack, startTestStack, type TestStack } from "./stack";
 
 const FILE_BYTES = 12_582_917; // 12 MiB + 5 bytes
 const CHUNK_BYTES = 3 * 1024 * 1024 + 333; // never a multiple of the 5 MiB part size
@@ -117,7 +117,7 @@ describe("tus uploads through wrangler dev", () => {
   it("serves byte ranges of the uploaded object", async () => {
     const source = randomBytes(6 * 1024 * 1024);
     const up = await reserve(source.byteLength);
-    const res = await fetch(up.upload_url, { method: "PUT", body: source, headers: { "Content-Type": "video/mp4" } });
+    const res = await sendToStack(() => fetch(up.upload_url, { method: "PUT", body: source, headers: { "Content-Type": "video/mp4" } }));
     expect(res.status).toBe(200);
     const ranged = await fetch(await mediaUrl(up.id), { headers: { Range: "bytes=5242870-5242889" } });
     expect(ranged.status).toBe(206);
@@ -179,7 +179,7 @@ describe("the upload CLI", () => {
     expect(killed.code).not.toBe(0);
     // Terminate the remembered upload behind the CLI's back.
     const [remembered] = Object.values(JSON.parse(readFileSync(stateFile, "utf8"))) as { upload_id: string; upload_url: string }[];
-    const terminated = await fetch(remembered.upload_url, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" } });
+    const terminated = await sendToStack(() => fetch(remembered.upload_url, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" } }));
     expect([204, 409]).toContain(terminated.status); // 409: it had already completed before the kill
     const rerun = await runCli(file, stateFile);
     expect(rerun.code).toBe(0);
