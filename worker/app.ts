@@ -28,7 +28,8 @@ import { registerTusEndpoints } from "./routes/uploads/tus";
 import { registerMcpEndpoint } from "./routes/mcp/handle";
 import { registerDocsEndpoints } from "./routes/docs/get";
 import { registerHubEndpoints } from "./routes/hub/get";
-import { API_VERSION } from "./schemas/openapi-document";
+import { OPERATOR_API_DESCRIPTION } from "./schemas/api-descriptions";
+import { API_VERSION, openApiDocument } from "./schemas/openapi-document";
 
 function createAdminApi() {
   const admin = createOpenApiApp();
@@ -45,7 +46,8 @@ function createAdminApi() {
   registerAdminCreateRunnerToken(admin);
   registerAdminRevokeRunnerToken(admin);
   registerAdminEmitEvent(admin);
-  admin.doc31("/admin/v1/openapi.json", { openapi: "3.1.0", info: { title: "Operator API", version: API_VERSION } });
+  // Built like the public and runner documents (licence, servers, the response headers the middleware adds).
+  admin.get("/admin/v1/openapi.json", (c) => c.json(openApiDocument(admin, { title: "Operator API", description: OPERATOR_API_DESCRIPTION }, {})));
   return admin;
 }
 

@@ -4,7 +4,7 @@
 // against real answers: a header an answer carries is declared on that operation's response for its
 // status, and a header declared there is on the answer (but the replay marker, only on replays).
 import { describe, expect, inject, it } from "vitest";
-import { admin, call, createOrg } from "./helpers";
+import { admin, call, createOrg, OPERATOR_TOKEN } from "./helpers";
 import { videoUrl } from "./session-fixtures";
 
 const TRACKED = ["Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "Idempotent-Replayed"];
@@ -121,6 +121,28 @@ describe("response headers in the runner API document", () => {
       ["post", "/runner/v1/jobs/{id}/heartbeat", await call("/runner/v1/jobs/job_nope/heartbeat", { method: "POST", headers: runner, json: { lease_id: "lease_nope" } })],
     ];
     expect(exchanges.map(([, , res]) => res.status)).toEqual([200, 401, 404]);
+    expect(exchanges.flatMap(([method, path, res]) => mismatches(doc, method, path, res))).toEqual([]);
+  });
+});
+
+describe("the operator API document", () => {
+  it("declares the answers the operator API gives: its own token's 401, no rate limit, the headers it sends", async () => {
+    const operator = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const served = await call("/admin/v1/openapi.json", { headers: operator });
+    expect(served.status).toBe(200);
+    const doc = (await served.json()) as Doc;
+    const ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ at: `${method} ${path}`, op })));
+    expect(ops.length).toBeGreaterThan(5);
+    for (const { at, op } of ops) {
+      expect(Object.keys(op.responses), at).not.toContain("429");
+      expect(op.responses["401"]?.description, at).toContain("operator token");
+    }
+    const exchanges: [string, string, Response][] = [
+      ["post", "/admin/v1/organizations", await call("/admin/v1/organizations", { method: "POST", headers: operator, json: { name: "documented" } })],
+      ["post", "/admin/v1/organizations", await call("/admin/v1/organizations", { method: "POST", headers: { Authorization: "Bearer op_wrong_token_0123456789" }, json: { name: "refused" } })],
+    ];
+    expect(exchanges.map(([, , res]) => res.status)).toEqual([200, 401]);
+    expect(((await exchanges[1][2].clone().json()) as any).error.code).toBe("invalid_operator_token");
     expect(exchanges.flatMap(([method, path, res]) => mismatches(doc, method, path, res))).toEqual([]);
   });
 });

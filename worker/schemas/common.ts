@@ -32,6 +32,14 @@ export const runnerErrorResponses = {
   500: openApiErrorResponses[500],
 } as const;
 
+/** The error answers every operator API route (/admin/v1) can give: the operator token has no rate limit, so no 429. */
+export const operatorErrorResponses = {
+  400: openApiErrorResponses[400],
+  401: { description: "Missing or wrong operator token (`invalid_operator_token`)", content: errorContent },
+  404: openApiErrorResponses[404],
+  500: { description: "Unexpected error (`api_error`), or the operator API disabled because `OPERATOR_TOKEN` is unset or short (`service_misconfigured`)", content: errorContent },
+} as const;
+
 /** Routes that check an outbound URL: the DNS resolver may be unavailable. */
 export const dnsUnavailableResponse = {
   503: { description: "`dns_unavailable`: the URL's host could not be looked up right now; retry after `Retry-After` seconds (with the same Idempotency-Key)", content: errorContent },

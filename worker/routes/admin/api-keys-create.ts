@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { CreatedApiKeySchema } from "../../schemas/admin";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { mintApiKey } from "../../services/organizations";
 
 export const createApiKeyRoute = createRoute({
@@ -13,7 +13,7 @@ export const createApiKeyRoute = createRoute({
     params: IdPathParam("org"),
     body: { required: false, content: { "application/json": { schema: z.object({ name: z.string().max(200).optional() }) } } },
   },
-  responses: { 200: { description: "Minted; `key` is shown only here", content: { "application/json": { schema: CreatedApiKeySchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Minted; `key` is shown only here", content: { "application/json": { schema: CreatedApiKeySchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminCreateApiKey(app: OpenAPIHono<AppEnv>) {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { RevokedSchema } from "../../schemas/admin";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { revokeApiKey } from "../../services/organizations";
 
 export const revokeApiKeyRoute = createRoute({
@@ -10,7 +10,7 @@ export const revokeApiKeyRoute = createRoute({
   path: "/admin/v1/api_keys/{id}",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("key") },
-  responses: { 200: { description: "Revoked, effective immediately", content: { "application/json": { schema: RevokedSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Revoked, effective immediately", content: { "application/json": { schema: RevokedSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminRevokeApiKey(app: OpenAPIHono<AppEnv>) {

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { AutoRechargeSchema, AutoRechargeUpdateSchema } from "../../schemas/auto-recharge";
 import { setAutoRecharge } from "../../services/auto-recharge";
 
@@ -10,7 +10,7 @@ export const updateAutoRechargeRoute = createRoute({
   path: "/admin/v1/organizations/{id}/auto_recharge",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("org"), body: { required: true, content: { "application/json": { schema: AutoRechargeUpdateSchema } } } },
-  responses: { 200: { description: "The organization's auto-recharge setting", content: { "application/json": { schema: AutoRechargeSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "The organization's auto-recharge setting", content: { "application/json": { schema: AutoRechargeSchema } } }, ...operatorErrorResponses },
 });
 
 export type UpdateAutoRechargeResponse = z.infer<typeof AutoRechargeSchema>;

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { CreditGrantSchema } from "../../schemas/admin";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { addCredits } from "../../services/organizations";
 
 const AddCreditsBody = z.object({
@@ -17,7 +17,7 @@ export const addCreditsRoute = createRoute({
   path: "/admin/v1/organizations/{id}/credits",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("org"), body: { required: true, content: { "application/json": { schema: AddCreditsBody } } } },
-  responses: { 200: { description: "Grant added", content: { "application/json": { schema: CreditGrantSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Grant added", content: { "application/json": { schema: CreditGrantSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminAddCredits(app: OpenAPIHono<AppEnv>) {

@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { EventSchema } from "../../schemas/events";
 import { emitEvent, EVENT_TYPES } from "../../services/events";
 import { requireOrganization } from "../../services/organizations";
@@ -19,7 +19,7 @@ export const emitEventRoute = createRoute({
     "For operators only: debugging a customer's receiver and load-testing delivery (bench/webhooks.ts). The event is stored, listed by GET /v1/events and delivered like any other, so use it on test organizations.",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("org"), body: { required: true, content: { "application/json": { schema: EmitEventBody } } } },
-  responses: { 200: { description: "The stored event", content: { "application/json": { schema: EventSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "The stored event", content: { "application/json": { schema: EventSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminEmitEvent(app: OpenAPIHono<AppEnv>) {

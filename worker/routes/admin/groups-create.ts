@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { GroupSchema } from "../../schemas/admin";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { createGroup } from "../../services/organizations";
 
 export const createGroupRoute = createRoute({
@@ -13,7 +13,7 @@ export const createGroupRoute = createRoute({
     params: IdPathParam("org"),
     body: { required: true, content: { "application/json": { schema: z.object({ name: z.string().min(1).max(200) }) } } },
   },
-  responses: { 200: { description: "Created", content: { "application/json": { schema: GroupSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Created", content: { "application/json": { schema: GroupSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminCreateGroup(app: OpenAPIHono<AppEnv>) {

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { OrganizationSchema } from "../../schemas/admin";
-import { openApiErrorResponses } from "../../schemas/common";
+import { operatorErrorResponses } from "../../schemas/common";
 import { createOrganization } from "../../services/organizations";
 
 export const createOrganizationRoute = createRoute({
@@ -10,7 +10,7 @@ export const createOrganizationRoute = createRoute({
   path: "/admin/v1/organizations",
   security: [{ operatorAuth: [] }],
   request: { body: { required: true, content: { "application/json": { schema: z.object({ name: z.string().min(1).max(200) }) } } } },
-  responses: { 200: { description: "Created", content: { "application/json": { schema: OrganizationSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Created", content: { "application/json": { schema: OrganizationSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminCreateOrganization(app: OpenAPIHono<AppEnv>) {

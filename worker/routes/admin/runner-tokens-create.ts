@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { CreatedRunnerTokenSchema } from "../../schemas/admin";
-import { openApiErrorResponses } from "../../schemas/common";
+import { operatorErrorResponses } from "../../schemas/common";
 import { mintRunnerToken } from "../../services/organizations";
 
 export const createRunnerTokenRoute = createRoute({
@@ -10,7 +10,7 @@ export const createRunnerTokenRoute = createRoute({
   path: "/admin/v1/runner_tokens",
   security: [{ operatorAuth: [] }],
   request: { body: { required: false, content: { "application/json": { schema: z.object({ name: z.string().max(200).optional() }) } } } },
-  responses: { 200: { description: "Minted; `token` is shown only here", content: { "application/json": { schema: CreatedRunnerTokenSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Minted; `token` is shown only here", content: { "application/json": { schema: CreatedRunnerTokenSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminCreateRunnerToken(app: OpenAPIHono<AppEnv>) {

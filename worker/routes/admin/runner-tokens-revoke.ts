@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { RevokedSchema } from "../../schemas/admin";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { revokeRunnerToken } from "../../services/organizations";
 
 export const revokeRunnerTokenRoute = createRoute({
@@ -10,7 +10,7 @@ export const revokeRunnerTokenRoute = createRoute({
   path: "/admin/v1/runner_tokens/{id}",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("rt") },
-  responses: { 200: { description: "Revoked", content: { "application/json": { schema: RevokedSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "Revoked", content: { "application/json": { schema: RevokedSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminRevokeRunnerToken(app: OpenAPIHono<AppEnv>) {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { TopUpLinkCreateSchema, TopUpLinkSchema } from "../../schemas/top-up-links";
 import { publicBaseUrl } from "../../services/media-urls";
 import { paymentProviderFrom } from "../../services/payments";
@@ -13,7 +13,7 @@ export const createTopUpLinkRoute = createRoute({
   path: "/admin/v1/organizations/{id}/top_up_links",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("org"), body: { required: true, content: { "application/json": { schema: TopUpLinkCreateSchema } } } },
-  responses: { 200: { description: "The link to send the payer", content: { "application/json": { schema: TopUpLinkSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "The link to send the payer", content: { "application/json": { schema: TopUpLinkSchema } } }, ...operatorErrorResponses },
 });
 
 export type CreateTopUpLinkResponse = z.infer<typeof TopUpLinkSchema>;

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { IdPathParam, openApiErrorResponses } from "../../schemas/common";
+import { IdPathParam, operatorErrorResponses } from "../../schemas/common";
 import { TopUpLinkSchema } from "../../schemas/top-up-links";
 import { getTopUpLink } from "../../services/top-up-links";
 
@@ -10,7 +10,7 @@ export const getTopUpLinkRoute = createRoute({
   path: "/admin/v1/top_up_links/{id}",
   security: [{ operatorAuth: [] }],
   request: { params: IdPathParam("tul") },
-  responses: { 200: { description: "The link and whether it was paid", content: { "application/json": { schema: TopUpLinkSchema } } }, ...openApiErrorResponses },
+  responses: { 200: { description: "The link and whether it was paid", content: { "application/json": { schema: TopUpLinkSchema } } }, ...operatorErrorResponses },
 });
 
 export function registerAdminGetTopUpLink(app: OpenAPIHono<AppEnv>) {
