@@ -68,14 +68,28 @@ function change(base: ClipScore, run: ClipScore): string {
 
 const pct = (x: number | null) => (x === null ? "–" : `${Math.round(x * 100)} %`);
 
+const USAGE = `npm run bench:stability -- --observations DIR [--split tuning|held_out] [--clips name,name] [--runs 8] [--rim-shift 0.03] [--score-jitter 0.03] [--out file.json]
+  --observations  the folder bench:realclips --observations DIR kept each clip's observations in (required; run that first)
+  --runs          changed replays a clip (each seeded by the clip's name and the run's number)
+  --rim-shift     spread of each rim's move, in rim widths (0: the rim stays)
+  --score-jitter  spread of the change to each watched ball score (0: scores stay)
+  --out           where the JSON goes (default bench/out/stability.json)`;
+
 async function main() {
   const args = process.argv.slice(2);
   const arg = (k: string) => {
     const i = args.indexOf(`--${k}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
+  if (args.includes("--help")) {
+    console.log(USAGE);
+    return;
+  }
   const observations = arg("observations");
-  if (!observations) throw new Error("--observations DIR is required (kept by bench:realclips --observations DIR)");
+  if (!observations) {
+    console.error(`--observations DIR is required\n\n${USAGE}`);
+    process.exit(2);
+  }
   const split = arg("split") as ClipSplit | undefined;
   if (split && !SPLITS.includes(split)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
   const only = arg("clips")?.split(",");
