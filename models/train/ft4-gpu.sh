@@ -14,6 +14,8 @@
 #     EXTRA="--w-person=30 --jpeg-share 0.25 --downscale-share 0.2 --motion-blur-share 0.1" \
 #     SECOND="--base models/basketball-centernet.onnx --lr 7.5e-5" bash models/train/ft4-gpu.sh
 # (SECOND's options come after EXTRA's, and argparse keeps the last of a repeated option.)
+# The GPU host of these calls ran PyTorch 2.11.0+cu130, numpy 2.5.2 and OpenCV 5.0 (from the calls'
+# output); requirements.txt lists this machine's, where the snapshots were chosen, measured and exported.
 set -u
 OUT=${OUT:-models/train/runs}
 NAME=${NAME:-ft4}
