@@ -90,6 +90,25 @@ export async function withBenchOrganization<T>(keyCount: number, body: (stack: L
 }
 
 /** Runs a benchmark's main, exiting non-zero on failure. */
+/**
+ * A bench's command line: `args` as given, `arg("name")` the value after `--name`. `--help` prints
+ * `usage` and ends the process.
+ */
+export function commandLine(usage: string): { args: string[]; arg: (name: string) => string | undefined } {
+  const args = process.argv.slice(2);
+  if (args.includes("--help")) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return {
+    args,
+    arg: (name) => {
+      const i = args.indexOf(`--${name}`);
+      return i >= 0 ? args[i + 1] : undefined;
+    },
+  };
+}
+
 export function runBench(main: () => Promise<void>): void {
   main().catch((err) => {
     console.error(err);

@@ -45,6 +45,17 @@ export function clipName(clip: ManifestClip): string {
   return path.basename(clip.file, path.extname(clip.file));
 }
 
+/**
+ * The clips a bench's `--split` and `--clips` name (each with its place in the manifest, which marks
+ * the original 18): one part or both, and only files whose name contains one of `only` where given.
+ */
+export function chooseClips(split: string | undefined, only: string[] | undefined, dir = REALCLIPS_DIR): Array<{ clip: ManifestClip; index: number }> {
+  if (split && !SPLITS.includes(split as ClipSplit)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
+  return readManifest(dir)
+    .map((clip, index) => ({ clip, index }))
+    .filter(({ clip }) => (!only || only.some((o) => clip.file.includes(o))) && (!split || clip.split === split));
+}
+
 /** Clips of the tuning part only: what tests and tuning may use. */
 export function tuningClips(dir = REALCLIPS_DIR): ManifestClip[] {
   return readManifest(dir).filter((c) => c.split === "tuning");

@@ -27,8 +27,8 @@ import { DEFAULT_SUBMIT_OPTIONS } from "../contract/job-options.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { probe, type VideoInfo } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
-import { printTable, runBench } from "./lib.ts";
-import { clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
+import { chooseClips, clipName, ORIGINAL_SET_SIZE, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit, type ManifestClip } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
@@ -388,15 +388,7 @@ function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, 
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  const arg = (k: string) => {
-    const i = args.indexOf(`--${k}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  if (args.includes("--help")) {
-    console.log(USAGE);
-    return;
-  }
+  const { args, arg } = commandLine(USAGE);
   if (!existsSync(path.join(REALCLIPS_DIR, "manifest.json"))) {
     console.error(`no real clips at ${REALCLIPS_DIR} (the shared folder beside the checkout)`);
     process.exit(2);
@@ -406,11 +398,7 @@ async function main() {
     process.stdout.write(`\n${JSON.stringify(await timeSpeedFile())}\n`);
     return;
   }
-  const only = arg("clips")?.split(",");
-  const split = arg("split") as ClipSplit | undefined;
-  if (split && !SPLITS.includes(split)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
-  const manifest = readManifest();
-  const chosen = manifest.map((clip, index) => ({ clip, index })).filter(({ clip }) => (!only || only.some((o) => clip.file.includes(o))) && (!split || clip.split === split));
+  const chosen = chooseClips(arg("split"), arg("clips")?.split(","));
   const settings = parseSettingArgs(args.flatMap((a, i) => (a === "--set" ? [args[i + 1]] : [])));
   if (Object.keys(settings).length) console.log(`settings: ${JSON.stringify(settings)}`);
   const workRoot = path.resolve("bench/out/realclips-work");

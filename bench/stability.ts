@@ -13,8 +13,8 @@ import path from "node:path";
 import { sameShots, scoreShots } from "../gpu-runner/analysis/metrics.ts";
 import type { RawRealObservations } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { seededRandom } from "../gpu-runner/vision/random.ts";
-import { printTable, runBench } from "./lib.ts";
-import { clipName, readManifest, REALCLIPS_DIR, SPLITS, type ClipSplit } from "./realclips-manifest.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
+import { chooseClips, clipName, REALCLIPS_DIR, SPLITS } from "./realclips-manifest.ts";
 import { scoreClip, type ClipScore, type PerturbObservations } from "./realclips.ts";
 
 export interface PerturbSettings {
@@ -76,31 +76,18 @@ const USAGE = `npm run bench:stability -- --observations DIR [--split tuning|hel
   --out           where the JSON goes (default bench/out/stability.json)`;
 
 async function main() {
-  const args = process.argv.slice(2);
-  const arg = (k: string) => {
-    const i = args.indexOf(`--${k}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  if (args.includes("--help")) {
-    console.log(USAGE);
-    return;
-  }
+  const { arg } = commandLine(USAGE);
   const observations = arg("observations");
   if (!observations) {
     console.error(`--observations DIR is required\n\n${USAGE}`);
     process.exit(2);
   }
-  const split = arg("split") as ClipSplit | undefined;
-  if (split && !SPLITS.includes(split)) throw new Error(`--split must be one of ${SPLITS.join(", ")}`);
-  const only = arg("clips")?.split(",");
   const runs = Number(arg("runs") ?? 8);
   const settings: PerturbSettings = {
     RIM_SHIFT_RIM_WIDTHS: Number(arg("rim-shift") ?? PERTURB_DEFAULTS.RIM_SHIFT_RIM_WIDTHS),
     BALL_SCORE_JITTER: Number(arg("score-jitter") ?? PERTURB_DEFAULTS.BALL_SCORE_JITTER),
   };
-  const chosen = readManifest()
-    .map((clip, index) => ({ clip, index }))
-    .filter(({ clip }) => (!only || only.some((o) => clip.file.includes(o))) && (!split || clip.split === split));
+  const chosen = chooseClips(arg("split"), arg("clips")?.split(","));
   const workRoot = path.resolve("bench/out/stability-work");
   mkdirSync(workRoot, { recursive: true });
   const rows: Array<{ base: ClipScore; runs: ClipScore[] }> = [];
