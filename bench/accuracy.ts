@@ -11,23 +11,24 @@ import type { AnalysisResult } from "../gpu-runner/analysis/types.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { CameraVariant, SizeName } from "../scripts/synth/render.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+import { commandLine } from "./lib.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
 const models = new AnalysisModels();
 
-const args = process.argv.slice(2);
-const arg = (k: string, d: string) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 ? args[i + 1] : d;
-};
+const USAGE = `npx tsx bench/accuracy.ts [--games 8] [--seconds 60] [--seed-base 101] [--out bench/out/games] [--dev] [--misses]
+  generated games never used while developing (seeds 101+, every camera variant) against their ground truth
+  --dev     the development seeds (1..), for tuning; report figures without it
+  --misses  print every wrong scorer (a development aid)`;
+const { args, arg } = commandLine(USAGE);
 const dev = args.includes("--dev");
 // --misses prints every wrong scorer (development aid).
 const showMisses = args.includes("--misses");
 const evidenceRows: unknown[] = [];
-const games = Number(arg("games", "8"));
-const seconds = Number(arg("seconds", "60"));
-const seedBase = Number(arg("seed-base", dev ? "1" : "101"));
-const outDir = path.resolve(arg("out", "bench/out/games"));
+const games = Number(arg("games") ?? "8");
+const seconds = Number(arg("seconds") ?? "60");
+const seedBase = Number(arg("seed-base") ?? (dev ? "1" : "101"));
+const outDir = path.resolve(arg("out") ?? "bench/out/games");
 const cameras: CameraVariant[] = ["wide", "pan", "side", "portrait"];
 const MATCH_WINDOW_S = 1.0;
 

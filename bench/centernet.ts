@@ -14,19 +14,17 @@ import { runTool } from "../gpu-runner/media/run.ts";
 import { createSession, type GraphOptimizationLevel } from "../gpu-runner/vision/session.ts";
 import { buildCenterNet, readCenterNetSource } from "../models/build-models.ts";
 import { COCO_CLASSES, RUNNER_CLASSES } from "../models/centernet/coco-classes.ts";
-import { printTable, runBench } from "./lib.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
 
-const args = process.argv.slice(2);
-const arg = (k: string, d: string) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 ? args[i + 1] : d;
-};
-const rounds = Number(arg("rounds", "10"));
-const perRound = Number(arg("per-round", "3"));
-const sizes = arg("sizes", "512,384,256").split(",").map(Number);
-const threadCounts = arg("threads", "1,2").split(",").map(Number);
-const levels = arg("levels", "all,extended").split(",") as GraphOptimizationLevel[];
-const classCounts = arg("classes", "2").split(",").map(Number);
+const USAGE = `npm run bench:centernet -- [--rounds 10] [--per-round 3] [--sizes 512,384,256] [--threads 1,2] [--levels all,extended] [--classes 2,80]
+  per-frame time of the converted CenterNet in onnxruntime-node, every configuration side by side in interleaved rounds`;
+const { arg } = commandLine(USAGE);
+const rounds = Number(arg("rounds") ?? "10");
+const perRound = Number(arg("per-round") ?? "3");
+const sizes = (arg("sizes") ?? "512,384,256").split(",").map(Number);
+const threadCounts = (arg("threads") ?? "1,2").split(",").map(Number);
+const levels = (arg("levels") ?? "all,extended").split(",") as GraphOptimizationLevel[];
+const classCounts = (arg("classes") ?? "2").split(",").map(Number);
 const CLIP = path.resolve("../shared/realclips/clips/jbardelli_arena_shot_a.mp4");
 const FRAME_TIMES = [0.5, 1.5, 2.5, 3.6, 4.5, 5.5];
 

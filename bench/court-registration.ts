@@ -28,6 +28,7 @@ import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-foota
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
 import { houghLines, LINE_DEFAULTS, lineMask } from "../gpu-runner/vision/lines.ts";
+import { commandLine } from "./lib.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
 
@@ -49,12 +50,19 @@ const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "court-la
   attempts: Array<{ clip: string; split: "tuning" | "held_out"; release_s: number; points: 2 | 3; feet: { x: number; y: number } }>;
 };
 
+const USAGE = `npm run bench:court -- [--pipeline] [--set NAME=VALUE …]
+  court registration on the labelled landmark frames (bench/court-landmarks.json): the landmarks alone, then
+  the line detector on the same frames, 2 vs 3 of the labelled attempts, tuning and held-out side by side
+  --pipeline  also the pipeline's court pass over every clip of the manifest: its time and the views it registers
+  --set       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS for this run (a number or true/false)`;
+const { args } = commandLine(USAGE);
+
 // Settings changed for this run (--set NAME=VALUE, a number or true/false), for sweeps.
-for (let i = 0; i < process.argv.length; i++) {
-  if (process.argv[i] !== "--set") continue;
-  const [name, raw] = (process.argv[i + 1] ?? "").split("=");
+for (let i = 0; i < args.length; i++) {
+  if (args[i] !== "--set") continue;
+  const [name, raw] = (args[i + 1] ?? "").split("=");
   const owner = [LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS].find((o) => name in o) as Record<string, unknown> | undefined;
-  if (!owner || raw === undefined) throw new Error(`--set ${process.argv[i + 1]}: not NAME=VALUE of a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS`);
+  if (!owner || raw === undefined) throw new Error(`--set ${args[i + 1]}: not NAME=VALUE of a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS`);
   const value = raw === "true" ? true : raw === "false" ? false : Number(raw);
   if (typeof value !== typeof owner[name] || (typeof value === "number" && !Number.isFinite(value))) throw new Error(`--set ${name}: ${raw} is not a ${typeof owner[name]}`);
   owner[name] = value;
@@ -193,7 +201,7 @@ for (const [split, t] of Object.entries(twoThree)) console.log(`${split}\t${t.at
 // The pipeline's court pass (gpu-runner/analysis/observe/court-views.ts) over every clip, as the
 // analysis runs it: a picture every EVERY_S seconds, decoded and registered. Wall time on this
 // machine (shared and noisy: compare runs made one after the other).
-if (process.argv.includes("--pipeline")) {
+if (args.includes("--pipeline")) {
   console.log("\ncourt pass over every clip (observeCourtViews, the submit's default camera_setup: fixed)\nclip\tsplit\tcamera (label)\tseconds\tviews registered\tpicture shift (share of width)\tchanged share\tshots placed by");
   const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; split: string; camera: string; duration_s: number }> };
   let total = 0, withViews = 0;

@@ -10,14 +10,13 @@ import { probe } from "../gpu-runner/media/probe.ts";
 import { generateGame } from "../scripts/synth/generate.ts";
 import { resolveDetectorModel } from "../gpu-runner/vision/detector.ts";
 import { createSession, type GraphOptimizationLevel } from "../gpu-runner/vision/session.ts";
+import { commandLine } from "./lib.ts";
 
-const args = process.argv.slice(2);
-const arg = (k: string, d: string) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 ? args[i + 1] : d;
-};
-const frames = Number(arg("frames", "200"));
-const threads = Number(arg("threads", "1"));
+const USAGE = `npm run bench:detector -- [--frames 200] [--threads 1]
+  per-frame time of the default detector under each onnxruntime graph optimization level, side by side`;
+const { arg } = commandLine(USAGE);
+const frames = Number(arg("frames") ?? "200");
+const threads = Number(arg("threads") ?? "1");
 const levels: GraphOptimizationLevel[] = ["all", "extended", "basic"];
 
 async function main() {

@@ -13,7 +13,7 @@ import path from "node:path";
 import { AnalysisError, analyzeGame, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
-import { printTable, runBench } from "./lib.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
 import { COPIES, exportCopy, exportMotionCopy, MOTION_COPIES, REFERENCE_COPY, STRONG_MOTION_COPIES } from "./invariance-copies.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
@@ -52,12 +52,17 @@ function agrees(a: ReleasedShot[] | string, b: ReleasedShot[] | string): boolean
   return sameShots(a, b);
 }
 
+const USAGE = `npx tsx bench/invariance.ts [--clips name,name] [--observations DIR] [--set group.NAME=value …] [--strong]
+  tuning clips exported at 360p, 720p and 1080p, re-encoded at a lower quality and cut into camera-motion
+  copies (under bench/out), each analysed; every copy compared with the 720p copy
+  --observations  keep each copy's observations in DIR and replay them on later runs (rules-only changes in seconds)
+  --strong        also the stronger camera-motion copies`;
+
 async function main() {
-  const args = process.argv.slice(2);
-  const i = args.indexOf("--clips");
-  const names = i >= 0 ? args[i + 1].split(",") : DEFAULT_CLIPS;
-  const o = args.indexOf("--observations");
-  const observations = o >= 0 ? path.resolve(args[o + 1]) : null;
+  const { args, arg } = commandLine(USAGE);
+  const names = arg("clips")?.split(",") ?? DEFAULT_CLIPS;
+  const observationsDir = arg("observations");
+  const observations = observationsDir ? path.resolve(observationsDir) : null;
   const strong = args.includes("--strong");
   const settings = parseSettingArgs(args.flatMap((a, k) => (a === "--set" ? [args[k + 1]] : [])));
   mkdirSync(OUT, { recursive: true });

@@ -13,7 +13,7 @@ import { AnalysisError, analyzeGame, type RunTimings } from "../gpu-runner/analy
 import { probe } from "../gpu-runner/media/probe.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
-import { printTable, runBench } from "./lib.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
 
@@ -113,18 +113,20 @@ function shotsPerCopy(shots: ReleasedShot[], baseSeconds: number, copies: number
   return Array.from({ length: copies }, (_, k) => shots.filter((s) => Math.floor(s.start / baseSeconds) === k).map((s) => ({ ...s, start: s.start - k * baseSeconds })));
 }
 
+const USAGE = `npx tsx bench/long-video.ts [--minutes 10,60] [--base-seconds 60] [--heap-mb 512]
+  a 1080p30 base stitched from the tuning clips, joined into each length, each analysed in a fresh process:
+  wall and CPU time per video second against the base alone, peak memory, the heap held, and every
+  copy of the base compared with the base analysed alone
+  --heap-mb  a V8 heap limit for the analysing process (as an operator sets with NODE_OPTIONS)`;
+
 async function main() {
-  const args = process.argv.slice(2);
-  const arg = (k: string, d: string) => {
-    const i = args.indexOf(`--${k}`);
-    return i >= 0 ? args[i + 1] : d;
-  };
+  const { args, arg } = commandLine(USAGE);
   if (args[0] === "--child") return child(args[1]);
   mkdirSync(OUT, { recursive: true });
-  const baseSeconds = Number(arg("base-seconds", "60"));
-  const minutes = arg("minutes", "10,60").split(",").map(Number);
+  const baseSeconds = Number(arg("base-seconds") ?? "60");
+  const minutes = (arg("minutes") ?? "10,60").split(",").map(Number);
   // A V8 heap limit for the analysing process (as an operator sets with NODE_OPTIONS), MB; none by default.
-  const heapMb = arg("heap-mb", "");
+  const heapMb = arg("heap-mb") ?? "";
   const heapCap = heapMb ? [`--max-old-space-size=${Number(heapMb)}`] : [];
   const base = baseSegment(baseSeconds);
   const rows: Array<Record<string, string | number>> = [];

@@ -6,27 +6,36 @@
 // --observations DIR replays the observations bench/realclips.ts kept in DIR (observing and keeping
 // them first where missing), so a change to the rules after the observation is measured in seconds.
 import path from "node:path";
-import { readFileSync } from "node:fs";
 import { analyzeGame, AnalysisError } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+import { commandLine } from "./lib.ts";
 import { analyzeKeepingObservations } from "./realclips.ts";
+import { clipName, readManifest, REALCLIPS_DIR } from "./realclips-manifest.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
 const models = new AnalysisModels();
 
-const DIR = path.resolve(import.meta.dirname, "../../shared/realclips");
-const manifest = JSON.parse(readFileSync(path.join(DIR, "manifest.json"), "utf8")) as { clips: Array<{ file: string; split: string }> };
-const names = (process.argv[2] ?? "").split(",").filter(Boolean);
-const solo = process.argv.includes("--solo");
-const measureHeldOut = process.argv.includes("--measure-held-out");
-const observationsAt = process.argv.indexOf("--observations");
-const observationsDir = observationsAt >= 0 ? process.argv[observationsAt + 1] : undefined;
+const USAGE = `npx tsx bench/one-person.ts name,name [--solo] [--measure-held-out] [--observations DIR]
+  the players each named tuning clip's result credits (one per one-person clip is the target)
+  --solo              submit with session_type: solo
+  --measure-held-out  allow held-out clips, to measure a chosen change once (never to choose one)
+  --observations      replay the observations bench:realclips kept in DIR (observing and keeping them where missing)`;
+const { args, arg } = commandLine(USAGE);
+const names = (args[0]?.startsWith("--") ? "" : (args[0] ?? "")).split(",").filter(Boolean);
+if (!names.length) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const solo = args.includes("--solo");
+const measureHeldOut = args.includes("--measure-held-out");
+const observationsDir = arg("observations");
+const manifest = readManifest();
 for (const name of names) {
-  const clip = manifest.clips.find((c) => path.basename(c.file, ".mp4") === name);
+  const clip = manifest.find((c) => clipName(c) === name);
   if (!clip) throw new Error(`no clip ${name}`);
   if (clip.split !== "tuning" && !measureHeldOut) throw new Error(`${name} is ${clip.split}: only tuning clips are measured here (--measure-held-out to measure one)`);
-  const file = path.join(DIR, clip.file);
+  const file = path.join(REALCLIPS_DIR, clip.file);
   try {
     const video = await probe(file), workDir = path.resolve("bench/out/one-person", name), options = solo ? { session_type: "solo" as const } : {};
     const r = observationsDir

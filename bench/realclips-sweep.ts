@@ -13,7 +13,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
-import { printTable, runBench } from "./lib.ts";
+import { commandLine, printTable, runBench } from "./lib.ts";
 import { parseSettingArgs, scoreClip, summarize, type ClipScore, type PartSummary } from "./realclips.ts";
 import { readManifest, REALCLIPS_DIR } from "./realclips-manifest.ts";
 
@@ -32,9 +32,10 @@ export function combinations(varies: string[]): string[][] {
 }
 
 async function main() {
-  const args = process.argv.slice(2);
-  if (args.includes("--help") || !args.includes("--vary")) {
-    console.log(USAGE);
+  const { args } = commandLine(USAGE);
+  if (!args.includes("--vary")) {
+    console.error(`at least one --vary is needed\n${USAGE}`);
+    process.exitCode = 2;
     return;
   }
   const values = (k: string) => args.flatMap((a, i) => (a === `--${k}` ? [args[i + 1]] : []));

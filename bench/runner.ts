@@ -14,20 +14,20 @@ import { executionProvider } from "../gpu-runner/vision/session.ts";
 import { GENERATOR_VERSION, generateGame, type GroundTruth } from "../scripts/synth/generate.ts";
 import type { SizeName } from "../scripts/synth/render.ts";
 import { AnalysisModels } from "../gpu-runner/vision/models.ts";
+import { commandLine } from "./lib.ts";
 
 /** One set of models for every analysis this file runs (opened on first use). */
 const models = new AnalysisModels();
 
-const args = process.argv.slice(2);
-const arg = (k: string, d: string) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 ? args[i + 1] : d;
-};
-const seconds = Number(arg("seconds", "60"));
-const size = arg("size", "1080p") as SizeName;
-const clips = Number(arg("clips", "3"));
+const USAGE = `npx tsx bench/runner.ts [--seconds 60] [--size 1080p] [--clips 3] [--grain 6]
+  analysis wall time of a generated game against a bare ffmpeg decode of it, and highlight rendering time
+  --grain  camera-like noise (0: the clean file)`;
+const { arg } = commandLine(USAGE);
+const seconds = Number(arg("seconds") ?? "60");
+const size = (arg("size") ?? "1080p") as SizeName;
+const clips = Number(arg("clips") ?? "3");
 // Camera-like noise so the file decodes like real footage (see GenerateOptions.grain); --grain 0 for the clean file.
-const grain = Number(arg("grain", "6"));
+const grain = Number(arg("grain") ?? "6");
 const outDir = path.resolve("bench/out/games");
 
 async function main() {
