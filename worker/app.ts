@@ -54,10 +54,12 @@ function createAdminApi() {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof HTTPException && err.status < 500) {
-    // Hono's own body parsing (malformed JSON, wrong Content-Type).
+    // Hono's own body parsing (malformed JSON), and the media-type gate of a route with a JSON body.
     const message = /json/i.test(err.message)
       ? "The request body is not valid JSON. Send a JSON object with `Content-Type: application/json`."
-      : `Invalid request: ${err.message}`;
+      : err.status === 415
+        ? "The request body must be JSON: send it with `Content-Type: application/json` (a form or plain-text body is not read)."
+        : `Invalid request: ${err.message}`;
     return new ApiError("parameter_invalid", message);
   }
   return new ApiError("api_error", "An unexpected error occurred on our side. It is safe to retry; quote the Request-Id if it persists.");

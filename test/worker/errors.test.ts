@@ -60,6 +60,26 @@ describe("error envelope", () => {
     expect(err.message).toMatch(/JSON/);
   });
 
+  it("a JSON route sent a form or plain-text body is told to send JSON", async () => {
+    for (const [type, body] of [["application/x-www-form-urlencoded", "source=https://example.com/game.mp4"], ["text/plain", '{"source":{"url":"https://example.com/game.mp4"}}']]) {
+      const res = await call("/v1/sessions", { method: "POST", key: org.key, body, headers: { "Content-Type": type } });
+      const err = await expectError(res, 400, "parameter_invalid");
+      expect(err.message, type).toBe("The request body must be JSON: send it with `Content-Type: application/json` (a form or plain-text body is not read).");
+    }
+  });
+
+  it("a field not sent is named as missing, with the others missing; a wrong value is named as invalid", async () => {
+    const none = await expectError(await call("/v1/uploads", { method: "POST", key: org.key, json: {} }), 400, "parameter_invalid", "content_type");
+    expect(none.message).toBe("Missing required field `content_type` (also missing: `size`).");
+    const one = await expectError(await call("/v1/uploads", { method: "POST", key: org.key, json: { content_type: "video/mp4" } }), 400, "parameter_invalid", "size");
+    expect(one.message).toBe("Missing required field `size`.");
+    const wrong = await expectError(await call("/v1/uploads", { method: "POST", key: org.key, json: { content_type: "video/avi", size: 10 } }), 400, "parameter_invalid", "content_type");
+    expect(wrong.message).toMatch(/^Invalid `content_type`: /);
+    // A nested field whose parent was not sent names the parent.
+    const source = await expectError(await call("/v1/sessions", { method: "POST", key: org.key, json: {} }), 400, "parameter_invalid");
+    expect(source.message).not.toMatch(/undefined/);
+  });
+
   it("validation failures name the field in param", async () => {
     const res = await call(`/admin/v1/organizations/${org.orgId}/credits`, {
       method: "POST",

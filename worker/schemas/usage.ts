@@ -8,7 +8,7 @@ export const UsageEventSchema = z
     session: z.string().openapi({ description: "The session (`sess_…`) the job belongs to" }),
     api_key: z.string().nullable().openapi({ description: "Id (`key_…`) of the API key that submitted it" }),
     status: z.enum(["held", "settled", "voided"]),
-    held_cents: z.number().int().openapi({ description: "Cents held at submit (the estimate)" }),
+    held_cents: z.number().int().openapi({ description: "Cents held: at submit for the estimated length, raised before any work when the runner measures a longer video" }),
     settled_cents: z.number().int().nullable().openapi({ description: "Cents charged for the measured length; null until settled" }),
     estimated_seconds: z.number().int(),
     measured_seconds: z.number().int().nullable(),
