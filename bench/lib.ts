@@ -89,12 +89,12 @@ export async function withBenchOrganization<T>(keyCount: number, body: (stack: L
   }
 }
 
-/** Runs a benchmark's main, exiting non-zero on failure. */
 /**
  * A bench's command line: `args` as given, `arg("name")` the value after `--name`. `--help` prints
- * `usage` and ends the process.
+ * `usage` and ends the process; `usageError(reason)` prints the reason and the usage to stderr and
+ * ends it with status 2 (a required option missing).
  */
-export function commandLine(usage: string): { args: string[]; arg: (name: string) => string | undefined } {
+export function commandLine(usage: string): { args: string[]; arg: (name: string) => string | undefined; usageError: (reason: string) => never } {
   const args = process.argv.slice(2);
   if (args.includes("--help")) {
     console.log(usage);
@@ -106,9 +106,14 @@ export function commandLine(usage: string): { args: string[]; arg: (name: string
       const i = args.indexOf(`--${name}`);
       return i >= 0 ? args[i + 1] : undefined;
     },
+    usageError: (reason) => {
+      console.error(`${reason}\n\n${usage}`);
+      process.exit(2);
+    },
   };
 }
 
+/** Runs a benchmark's main, exiting non-zero on failure. */
 export function runBench(main: () => Promise<void>): void {
   main().catch((err) => {
     console.error(err);

@@ -21,12 +21,9 @@ const USAGE = `npx tsx bench/one-person.ts name,name [--solo] [--measure-held-ou
   --solo              submit with session_type: solo
   --measure-held-out  allow held-out clips, to measure a chosen change once (never to choose one)
   --observations      replay the observations bench:realclips kept in DIR (observing and keeping them where missing)`;
-const { args, arg } = commandLine(USAGE);
+const { args, arg, usageError } = commandLine(USAGE);
 const names = (args[0]?.startsWith("--") ? "" : (args[0] ?? "")).split(",").filter(Boolean);
-if (!names.length) {
-  console.error(USAGE);
-  process.exit(2);
-}
+if (!names.length) usageError("name the clips to measure");
 const solo = args.includes("--solo");
 const measureHeldOut = args.includes("--measure-held-out");
 const observationsDir = arg("observations");

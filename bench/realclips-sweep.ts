@@ -32,12 +32,8 @@ export function combinations(varies: string[]): string[][] {
 }
 
 async function main() {
-  const { args } = commandLine(USAGE);
-  if (!args.includes("--vary")) {
-    console.error(`at least one --vary is needed\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
+  const { args, usageError } = commandLine(USAGE);
+  if (!args.includes("--vary")) usageError("at least one --vary is needed");
   const values = (k: string) => args.flatMap((a, i) => (a === `--${k}` ? [args[i + 1]] : []));
   if (values("split").some((s) => s !== "tuning")) throw new Error("the sweep runs on the tuning part only: the held-out part is measured with bench/realclips.ts, never swept");
   const only = values("clips")[0]?.split(",");

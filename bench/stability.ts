@@ -76,12 +76,8 @@ const USAGE = `npm run bench:stability -- --observations DIR [--split tuning|hel
   --out           where the JSON goes (default bench/out/stability.json)`;
 
 async function main() {
-  const { arg } = commandLine(USAGE);
-  const observations = arg("observations");
-  if (!observations) {
-    console.error(`--observations DIR is required\n\n${USAGE}`);
-    process.exit(2);
-  }
+  const { arg, usageError } = commandLine(USAGE);
+  const observations = arg("observations") ?? usageError("--observations DIR is required");
   const runs = Number(arg("runs") ?? 8);
   const settings: PerturbSettings = {
     RIM_SHIFT_RIM_WIDTHS: Number(arg("rim-shift") ?? PERTURB_DEFAULTS.RIM_SHIFT_RIM_WIDTHS),
