@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
-import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
+import { makeTestVideo, probeHeight, startRunner, waitForLog, type RunnerProcess } from "./runner-process";
 import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 const LEASE_SECONDS = 5;
@@ -84,14 +84,6 @@ async function waitFor(sessionId: string, statuses: string[], timeoutMs = 120_00
     if (statuses.includes(body.status)) return body;
     if (Date.now() > deadline) throw new Error(`session ${sessionId} stuck in ${body.status}`);
     await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
-async function waitForLog(runner: RunnerProcess, match: (line: string) => boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!runner.logs.some(match)) {
-    if (Date.now() > deadline) throw new Error(`log line not seen:\n${runner.logs.join("\n")}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -234,13 +226,14 @@ describe("job lifecycle end to end", () => {
     const usage = (await api("GET", "/v1/usage")).body;
     expect(usage.data.filter((u: any) => u.session === session.id).map((u: any) => u.status)).toEqual(["settled"]);
     // The second runner got the job on a later attempt (≥ 2: a claim answered to a
-    // runner that had already gone also uses an attempt) and completed it.
+    // runner that had already gone also uses an attempt) and completed it. Its log is read once it
+    // has exited: it reports a job's outcome to the API first and logs it after.
+    second.child.kill("SIGTERM");
+    await second.exited;
     const claimedLines = second.logs.filter((l) => l.includes('"job claimed"') && l.includes(session.id)).map((l) => JSON.parse(l));
     expect(claimedLines.length, second.logs.join("\n")).toBe(1);
     expect(claimedLines[0].attempt).toBeGreaterThanOrEqual(2);
     expect(second.logs.filter((l) => l.includes('"job completed"') && l.includes(session.id))).toHaveLength(1);
-    second.child.kill("SIGTERM");
-    await second.exited;
   });
 
   it("two runners competing: every job is processed exactly once", async () => {
@@ -252,11 +245,12 @@ describe("job lifecycle end to end", () => {
     for (const s of sessions) expect((await waitFor(s.id, ["processed", "failed"])).status).toBe("processed");
     const events = (await api("GET", "/v1/events?type=session.processed&limit=100")).body;
     for (const s of sessions) expect(events.data.filter((e: any) => e.data.object.id === s.id).length).toBe(1);
-    const completions = [...a.logs, ...b.logs].filter((l) => l.includes('"job completed"'));
-    expect(completions.length).toBe(3);
+    // The logs once both have exited (a runner logs a job's outcome just after reporting it).
     a.child.kill("SIGTERM");
     b.child.kill("SIGTERM");
     await Promise.all([a.exited, b.exited]);
+    const completions = [...a.logs, ...b.logs].filter((l) => l.includes('"job completed"'));
+    expect(completions.length).toBe(3);
   });
 
   it("a first SIGTERM lets the current job finish; the runner then exits cleanly", async () => {

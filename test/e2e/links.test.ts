@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDohServer, type DohServer } from "../support/doh-server";
 import { startLinkHost, type LinkHost } from "../support/link-host";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
-import { makeTestVideo, probeHeight, startRunner, type RunnerProcess } from "./runner-process";
+import { makeTestVideo, probeHeight, startRunner, waitForLog, type RunnerProcess } from "./runner-process";
 import { sendToStack, startTestStack, type TestStack } from "./stack";
 
 let stack: TestStack;
@@ -156,10 +156,9 @@ describe("link sessions through wrangler dev and a runner", () => {
     const done = await waitFor((await submitLink(`https://videos.example.test:${host.port}/garbage.mp4`)).id);
     expect(done.status).toBe("failed");
     expect(done.error).toEqual({ code: "source_invalid", message: FAILURE_MESSAGES.source_invalid });
-    // The detail is in the runner's log, under the job's id.
-    const line = runner.logs.find((l) => l.includes('"job failed"') && l.includes(done.id));
-    expect(line).toBeDefined();
-    expect(JSON.parse(line!)).toMatchObject({ session_id: done.id, code: "source_invalid", detail: expect.stringMatching(/source\.video/) });
+    // The detail is in the runner's log, under the job's id (logged just after the runner reported the failure).
+    const line = await waitForLog(runner, (l) => l.includes('"job failed"') && l.includes(done.id), 10_000);
+    expect(JSON.parse(line)).toMatchObject({ session_id: done.id, code: "source_invalid", detail: expect.stringMatching(/source\.video/) });
   });
 });
 

@@ -37,6 +37,20 @@ export function startRunner(apiUrl: string, token: string, extra: string[] = [],
   return { child, logs, exited };
 }
 
+/**
+ * Waits for a runner's log line: the runner tells the API first and logs after, so a line about a job
+ * can come a moment after the API already shows the job's outcome.
+ */
+export async function waitForLog(runner: RunnerProcess, match: (line: string) => boolean, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = runner.logs.find(match);
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`log line not seen:\n${runner.logs.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A synthetic test pattern video with a tone, H.264/AAC in MP4. */
 export function makeTestVideo(file: string, opts: { width: number; height: number; seconds: number; fps?: number }): void {
   const r = spawnSync(FFMPEG, [
