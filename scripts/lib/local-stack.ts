@@ -15,6 +15,8 @@ export interface LocalStackOptions {
   operatorToken: string;
   mediaSigningSecret: string;
   port?: number;
+  /** Where the server's port comes from when `port` is not named (default: freePort). */
+  choosePort?: () => Promise<number>;
   /**
    * ALLOW_LOOPBACK_URLS: source links and webhook receivers may point at hosts that resolve only
    * to loopback (127.0.0.1, localhost, a test name the DoH stand-in maps there), reached over http.
@@ -63,12 +65,16 @@ export function applyMigrations(persistDir: string): void {
   }
 }
 
+/** How long one /health probe may wait for an answer before the next is sent. */
+const HEALTH_PROBE_TIMEOUT_MS = 5_000;
+
 export async function waitForHealthy(baseUrl: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early with code ${child.exitCode}`);
     try {
-      const res = await fetch(`${baseUrl}/health`);
+      // Bounded: until wrangler binds, whatever holds the port may accept and never answer.
+      const res = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(HEALTH_PROBE_TIMEOUT_MS) });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -78,9 +84,28 @@ export async function waitForHealthy(baseUrl: string, child: ChildProcess, timeo
   throw new Error(`wrangler dev did not become healthy at ${baseUrl} within ${timeoutMs / 1000}s`);
 }
 
+/** How many times a stack on ports chosen here is started before its error is passed on. */
+const PORT_TAKEN_TRIES = 3;
+
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   applyMigrations(opts.persistDir);
-  const port = opts.port ?? (await freePort());
+  // freePort() lets its port go before wrangler binds it, so on a busy machine (parallel test
+  // files each starting a stack) another process can take it in between, and wrangler exits with
+  // "Address already in use". When the ports are ours to choose, choose again; a port the caller
+  // named is reported at once.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchWrangler(opts, opts.port ?? (await (opts.choosePort ?? freePort)()));
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || opts.port !== undefined || attempt >= PORT_TAKEN_TRIES) throw err;
+    }
+  }
+}
+
+/** wrangler dev exited because a port it was given (the server's or the inspector's) was taken. */
+class PortTakenError extends Error {}
+
+async function launchWrangler(opts: LocalStackOptions, port: number): Promise<LocalStack> {
   const args = [
     WRANGLER, "dev", "--env", "staging", "--ip", "127.0.0.1", "--port", String(port),
     "--persist-to", opts.persistDir, "--show-interactive-dev-session=false", "--log-level", "info",
@@ -110,7 +135,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     await waitForHealthy(baseUrl, child);
   } catch (err) {
     child.kill("SIGKILL");
-    throw new Error(`${(err as Error).message}\n--- wrangler output ---\n${tail}`);
+    const message = `${(err as Error).message}\n--- wrangler output ---\n${tail}`;
+    throw /Address already in use/.test(tail) ? new PortTakenError(message) : new Error(message);
   }
   return {
     baseUrl,
