@@ -8,12 +8,12 @@
 // second cancels them (ffmpeg is killed through the AbortSignal) and hands
 // them back so another runner picks them up at once.
 import path from "node:path";
-import { backoffMs, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
+import { backoffMs, ContractMismatchError, FatalRunnerError, LeaseLostError, sleep, type ClaimedJob, type RunnerApi } from "./api";
 import { cleanWorkDir, CompletionNotReported, JobFailure, JobStopped, runJob, type Pipeline } from "./job";
 import type { Logger } from "./log";
 import type { HostResolver } from "../contract/url-policy";
 import type { MediaHardware } from "./media/hardware";
-import { HostFaultError } from "./host-fault";
+import { hostFaultOf } from "./host-fault";
 import type { AnalysisModels } from "./vision/models";
 
 export interface RunnerConfig {
@@ -107,6 +107,13 @@ export class Runner {
           this.stopFatally(err);
           break;
         }
+        if (err instanceof ContractMismatchError) {
+          // The API leased a job this runner cannot read (a different version): claiming on would
+          // lease and strand job after job, each costing an attempt of a customer's session.
+          this.log.error("the API's claim answer does not match this runner's contract (upgrade the runner or the API); exiting", { error: err.message });
+          this.stopFatally(err);
+          break;
+        }
         const wait = backoffMs(failures++, { attempts: Infinity, baseMs: 1000, maxMs: 60_000 });
         this.log.warn("claim failed; backing off", { slot, error: (err as Error).message, wait_ms: Math.round(wait) });
         await sleep(wait, this.stopSignal.signal);
@@ -181,6 +188,7 @@ export class Runner {
 
   private async report(job: ClaimedJob, controller: AbortController, err: unknown, log: Logger): Promise<void> {
     const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : null;
+    const hostFault = hostFaultOf(err);
     try {
       if (reason === "lease_lost" || err instanceof LeaseLostError) {
         log.warn("lease lost; dropping the job (another runner has it)");
@@ -195,12 +203,12 @@ export class Runner {
       } else if (reason === "cancel") {
         await this.api.fail(job.id, job.lease.id, "unknown", "Processing was cancelled by the operator.");
         log.warn("job cancelled on request");
-      } else if (err instanceof HostFaultError) {
+      } else if (hostFault) {
         // The video is not at fault, and this host can run no job: hand it back for a healthy
         // runner and stop, rather than fail every job this host claims.
         await this.api.release(job.id, job.lease.id, "the runner's host is faulty");
-        log.error("this host cannot run jobs (media tools or work directory); handing the job back and exiting", { error: err.message });
-        this.stopFatally(err);
+        log.error("this host cannot run jobs (media tools or work directory); handing the job back and exiting", { error: hostFault.message });
+        this.stopFatally(hostFault);
       } else if (err instanceof CompletionNotReported) {
         await this.api.release(job.id, job.lease.id, "the finished result could not be reported");
         log.error("job handed back: its result could not be reported", { error: err.message });

@@ -36,6 +36,10 @@ synthetic-fixture selects the colour-filter fixture for the generated test games
 production). HOOPS_EXECUTION_PROVIDER=cpu forces CPU; HOOPS_ORT_THREADS sets inference threads;
 HOOPS_MODEL_THREAD=off runs the real-footage model on the main thread instead of its own.
 
+Media tools: FFMPEG_PATH and FFPROBE_PATH point at other builds (an ffmpeg with NVENC on GPU hosts);
+HOOPS_FORCE_CPU=1 skips the NVENC probe (renditions with libx264). The jobs of one process share one
+GPU: on a host with several, run one process per GPU, each with its own CUDA_VISIBLE_DEVICES.
+
 First SIGTERM/SIGINT: stop claiming and finish current jobs. Second: cancel them and hand them back.
 `;
 
@@ -93,7 +97,13 @@ async function main(): Promise<number> {
     process.stderr.write("--doh-url must be an http(s) URL\n");
     return 2;
   }
-  mkdirSync(workDir, { recursive: true });
+  try {
+    mkdirSync(workDir, { recursive: true });
+  } catch (err) {
+    // A host fault, like a work directory that fills up later (exit 1, docs/runner.md).
+    process.stderr.write(`The work directory ${workDir} cannot be created: ${(err as Error).message}\n`);
+    return 1;
+  }
   const hw = await detectMediaHardware((msg) => log.info(msg));
   const models = new AnalysisModels(modelSettingsFromEnv());
   if (pipeline === "full") {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { FFMPEG } from "./binaries.ts";
-import { HostFaultError } from "../host-fault.ts";
+import { HostFaultError, toolHostFault } from "../host-fault.ts";
 import { letterboxFor, type Frame, type FrameSource, type RegionOptions, type TimeRange, type WholeFrameOptions } from "./frames.ts";
 import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError } from "./run.ts";
 
@@ -105,7 +105,7 @@ async function* rawFrames(args: string[], frameBytes: number, signal?: AbortSign
     const code = await exited;
     if (startError) throw new HostFaultError(`ffmpeg could not be started: ${(startError as Error).message}`);
     if (signal?.aborted) throw new MediaError("aborted");
-    if (code !== 0) throw new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
+    if (code !== 0) throw toolHostFault("ffmpeg", stderr) ?? new MediaError(`ffmpeg decode failed (${code}): ${stderr.trim().split("\n").slice(-3).join(" ")}`, stderr);
   } finally {
     signal?.removeEventListener("abort", onAbort);
     if (child.exitCode === null) killGracefully(child, 500);

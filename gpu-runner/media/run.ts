@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { HostFaultError } from "../host-fault.ts";
+import { HostFaultError, toolHostFault } from "../host-fault.ts";
 
 export class MediaError extends Error {
   /** The signal that killed the tool, when one did. */
@@ -54,7 +54,11 @@ function runToolOnce(bin: string, args: string[], signal?: AbortSignal): Promise
     child.on("close", (code, killedBy) => {
       signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) return reject(new MediaError("aborted", err));
-      if (code !== 0) return reject(new MediaError(`${bin.split("/").pop()} exited with ${code ?? killedBy}: ${err.split("\n").slice(-4).join(" ")}`, err, killedBy));
+      if (code !== 0) {
+        // A full or read-only disk under its output is the host's fault, not the video's.
+        const hostFault = killedBy ? null : toolHostFault(bin.split("/").pop()!, err);
+        return reject(hostFault ?? new MediaError(`${bin.split("/").pop()} exited with ${code ?? killedBy}: ${err.split("\n").slice(-4).join(" ")}`, err, killedBy));
+      }
       resolve(Buffer.concat(out));
     });
   });

@@ -1,5 +1,5 @@
-// The runner CLI's development setting fails closed: loopback links are for a
-// runner serving a local API only.
+// The runner CLI's refusals: the development setting fails closed (loopback links are for a
+// runner serving a local API only), bad options exit 2, an unusable work directory exits 1.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,6 +23,12 @@ describe("runner CLI", () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/--allow-loopback-urls is for local development/);
     }
+  });
+
+  it("stops with exit 1 and says why when its work directory cannot be created", () => {
+    const run = runMain(["--api-url", "http://127.0.0.1:9", "--token", "hr_test", "--work-dir", "/dev/full/hoops-runner"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/The work directory \/dev\/full\/hoops-runner cannot be created: ENOTDIR/);
   });
 
   it("refuses a --doh-url that is not a URL", () => {

@@ -15,7 +15,7 @@ import { signedObjectContext } from "./session-reads";
 /** Runner downloads can take hours on slow links; the URL outlives the lease. */
 const DOWNLOAD_URL_SECONDS = 24 * 3600;
 
-/** JOB_LEASE_SECONDS shortens leases for tests and demos (10 s to 1 h). */
+/** JOB_LEASE_SECONDS sets another lease length, 3 s to 1 h (tests and demos shorten it). */
 function leaseSecondsFrom(value: string | undefined): number {
   const n = Number(value);
   return Number.isInteger(n) && n >= 3 && n <= 3600 ? n : LEASE_SECONDS;
