@@ -2,6 +2,7 @@
 // clean clone regenerates them with the committed generator and later runs reuse them.
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { createServer } from "node:http";
 import path from "node:path";
 import { GENERATOR_VERSION, generateGame, type GenerateOptions, type GroundTruth } from "../../scripts/synth/generate.ts";
 
@@ -24,4 +25,18 @@ export async function syntheticGame(opts: Omit<GenerateOptions, "out">): Promise
   await rename(path.join(tmp, `${name}.json`), `${base}.json`);
   await rm(tmp, { recursive: true, force: true });
   return { video, gt };
+}
+
+/** A local HTTP server that answers every request with one video file (a job's source download). */
+export async function serveVideo(file: string): Promise<{ origin: string; close: () => Promise<void> }> {
+  const bytes = readFileSync(file);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "video/mp4", "Content-Length": String(bytes.length) });
+    res.end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -2,8 +2,7 @@
 // the host"): the job is handed back for a healthy runner and this runner stops, instead of failing
 // the customer's session as `unknown` and then every job it claims. The full disk is real: Linux's
 // /dev/full answers every write with ENOSPC, and the real ffmpeg writes into it through a link.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,25 +16,21 @@ import { detectMediaHardware } from "../../gpu-runner/media/hardware";
 import { MediaError, runTool } from "../../gpu-runner/media/run";
 import { AnalysisModels } from "../../gpu-runner/vision/models";
 import { makeTestVideo } from "../e2e/runner-process";
+import { serveVideo } from "./fixtures";
 
 const dir = mkdtempSync(path.join(tmpdir(), "host-fault-"));
-let server: Server;
+let video: Awaited<ReturnType<typeof serveVideo>>;
 let origin: string;
 
 beforeAll(async () => {
-  const video = path.join(dir, "source.mp4");
-  makeTestVideo(video, { width: 640, height: 480, seconds: 2 });
-  const bytes = readFileSync(video);
-  server = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "video/mp4", "Content-Length": String(bytes.length) });
-    res.end(bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const file = path.join(dir, "source.mp4");
+  makeTestVideo(file, { width: 640, height: 480, seconds: 2 });
+  video = await serveVideo(file);
+  origin = video.origin;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await video.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,8 +3,7 @@
 // `proceed: false` (the balance cannot cover the measured cost, the session has already failed),
 // the job stops there and the runner reports nothing more. A real runner loop, real download and
 // ffprobe; the API is a recording stand-in.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,25 +14,21 @@ import { Runner } from "../../gpu-runner/loop";
 import { detectMediaHardware } from "../../gpu-runner/media/hardware";
 import { AnalysisModels } from "../../gpu-runner/vision/models";
 import { makeTestVideo } from "../e2e/runner-process";
+import { serveVideo } from "./fixtures";
 
 const dir = mkdtempSync(path.join(tmpdir(), "job-measured-"));
 const VIDEO_SECONDS = 3;
-let server: Server;
+let video: Awaited<ReturnType<typeof serveVideo>>;
 let origin: string;
 
 beforeAll(async () => {
-  const video = path.join(dir, "source.mp4");
-  makeTestVideo(video, { width: 320, height: 240, seconds: VIDEO_SECONDS });
-  const bytes = readFileSync(video);
-  server = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "video/mp4", "Content-Length": String(bytes.length) });
-    res.end(bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const file = path.join(dir, "source.mp4");
+  makeTestVideo(file, { width: 320, height: 240, seconds: VIDEO_SECONDS });
+  video = await serveVideo(file);
+  origin = video.origin;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => video.close());
 
 const job = () => ({
   id: "job_1", session: "sess_1", lease: { id: "lease_1", expires_at: Math.floor(Date.now() / 1000) + 120 }, attempt: 1,
