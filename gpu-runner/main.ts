@@ -105,7 +105,9 @@ async function main(): Promise<number> {
     return 1;
   }
   const hw = await detectMediaHardware((msg) => log.info(msg));
-  const models = new AnalysisModels(modelSettingsFromEnv());
+  const settings = modelSettingsFromEnv();
+  // The execution-provider lines (when the first model opens) join the runner's JSON log.
+  const models = new AnalysisModels({ ...settings, session: { ...settings.session, log: (msg) => log.info(msg) } });
   if (pipeline === "full") {
     // Which detector jobs will use (a dropped-in trained model wins; the synthetic fixture only on request).
     const landscape = models.choose("landscape");

@@ -9,7 +9,7 @@ import type { ThreadMessage, ThreadRequest } from "./model-thread.ts";
 const port = parentPort!;
 const send = (m: ThreadMessage) => port.postMessage(m);
 try {
-  const model = await loadBasketballModel(workerData.modelPath, workerData.options);
+  const model = await loadBasketballModel(workerData.modelPath, { ...workerData.options, log: (msg: string) => send({ type: "log", msg }) });
   let inHand: Promise<void> = Promise.resolve();
   port.on("message", (m: ThreadRequest) => {
     inHand = inHand.then(async () => {

@@ -23,7 +23,9 @@ export interface DetectRequest {
 export type ThreadMessage =
   | { type: "ready" }
   | { type: "failed"; error: string }
-  | { type: "result"; id: number; result?: Detections; error?: string };
+  | { type: "result"; id: number; result?: Detections; error?: string }
+  /** A line the thread's model sessions log (the execution provider), for the caller's `log`. */
+  | { type: "log"; msg: string };
 
 export interface ModelThread extends BasketballModel {
   /** False once closed or once the thread has died: every detect() then fails at once. */
@@ -31,11 +33,13 @@ export interface ModelThread extends BasketballModel {
   close(): Promise<void>;
 }
 
-export type ModelThreadOptions = Pick<CenterNetOptions, "threads" | "cpuOnly"> & { thresholds?: Partial<DecodeThresholds> };
+export type ModelThreadOptions = Pick<CenterNetOptions, "threads" | "cpuOnly" | "log"> & { thresholds?: Partial<DecodeThresholds> };
 
 export async function startModelThread(modelPath?: string, options: ModelThreadOptions = {}): Promise<ModelThread> {
+  // A function cannot cross to the thread: its lines come back as messages.
+  const { log = console.log, ...cloneable } = options;
   const worker = new Worker(new URL("./model-thread-boot.mjs", import.meta.url), {
-    workerData: { entry: new URL("./model-thread-worker.ts", import.meta.url).href, modelPath, options },
+    workerData: { entry: new URL("./model-thread-worker.ts", import.meta.url).href, modelPath, options: cloneable },
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   const pending = new Map<number, { resolve: (r: Detections) => void; reject: (e: Error) => void }>();
@@ -53,6 +57,7 @@ export async function startModelThread(modelPath?: string, options: ModelThreadO
     worker.on("message", (m: ThreadMessage) => {
       if (m.type === "ready") resolve();
       else if (m.type === "failed") reject(new Error(m.error));
+      else if (m.type === "log") log(m.msg);
       else {
         const p = pending.get(m.id);
         pending.delete(m.id);

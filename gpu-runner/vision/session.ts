@@ -11,6 +11,8 @@ export interface SessionSettings {
   threads?: number;
   /** Never CUDA, even where it is usable (HOOPS_EXECUTION_PROVIDER=cpu). */
   cpuOnly?: boolean;
+  /** Where the execution-provider lines go (the runner's JSON log; default: console.log). */
+  log?: (msg: string) => void;
 }
 
 /** Whether this host's onnxruntime-node can run CUDA: probed once (a fact of the installed package, not a setting); false after a CUDA session failed to open. */

@@ -21,8 +21,12 @@ function picture(w: number, h: number, seed: number): Uint8Array {
 describe("model thread", () => {
   let thread: ModelThread;
   let local: BasketballModel;
+  const threadLines: string[] = [];
   beforeAll(async () => {
-    [thread, local] = await Promise.all([startModelThread(undefined, { threads: 1 }), loadBasketballModel(undefined, { threads: 1, log: () => {} })]);
+    [thread, local] = await Promise.all([
+      startModelThread(undefined, { threads: 1, log: (msg) => threadLines.push(msg) }),
+      loadBasketballModel(undefined, { threads: 1, log: () => {} }),
+    ]);
     expect(thread.usable).toBe(true);
   });
   afterAll(() => thread?.close());
@@ -42,6 +46,10 @@ describe("model thread", () => {
       expect(answers[i]).toEqual(expected);
     }
     expect(answers[0]).not.toEqual(answers[2]);
+  });
+
+  it("hands the thread's execution-provider line to the caller's log (the runner's JSON log), not to stdout", () => {
+    expect(threadLines.filter((l) => /^\[vision\] execution provider: (cpu|cuda)/.test(l))).toHaveLength(1);
   });
 
   it("reports the model's own errors per request and keeps working", async () => {
