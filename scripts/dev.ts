@@ -74,7 +74,7 @@ function startRunner(apiUrl: string, token: string, verbose: boolean): ChildProc
       } catch {
         // not a log line
       }
-      const interesting = !entry || verbose || entry.level !== "info" || /claimed|completed|started|stopped|progress/.test(String(entry.msg));
+      const interesting = !entry || verbose || entry.level !== "info" || /claimed|completed|started|stopped|progress|execution provider/.test(String(entry.msg));
       if (!interesting) continue;
       const text = entry
         ? `${entry.msg}${entry.session_id ? ` ${entry.session_id}` : ""}${entry.stage ? ` ${entry.stage} ${entry.percent}%` : ""}${entry.error ? ` (${entry.error})` : ""}`
