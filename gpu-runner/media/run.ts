@@ -55,9 +55,10 @@ function runToolOnce(bin: string, args: string[], signal?: AbortSignal): Promise
       signal?.removeEventListener("abort", onAbort);
       if (signal?.aborted) return reject(new MediaError("aborted", err));
       if (code !== 0) {
+        const tool = bin.split("/").pop()!;
         // A full or read-only disk under its output is the host's fault, not the video's.
-        const hostFault = killedBy ? null : toolHostFault(bin.split("/").pop()!, err);
-        return reject(hostFault ?? new MediaError(`${bin.split("/").pop()} exited with ${code ?? killedBy}: ${err.split("\n").slice(-4).join(" ")}`, err, killedBy));
+        const hostFault = killedBy ? null : toolHostFault(tool, err);
+        return reject(hostFault ?? new MediaError(`${tool} exited with ${code ?? killedBy}: ${err.split("\n").slice(-4).join(" ")}`, err, killedBy));
       }
       resolve(Buffer.concat(out));
     });
