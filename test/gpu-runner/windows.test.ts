@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assembleRealObservations, joinWindows } from "../../gpu-runner/analysis/observe/real-footage.ts";
+import { assembleRealObservations, joinWindows, shownFrames } from "../../gpu-runner/analysis/observe/real-footage.ts";
 import { sampleLagFrames } from "../../gpu-runner/media/frames.ts";
 import { hoopBoxAt } from "../../gpu-runner/analysis/rules/tracks.ts";
 import { planWindows } from "../../gpu-runner/analysis/observe/windows.ts";
@@ -121,6 +121,23 @@ describe("joinWindows", () => {
     // The raw detections (balls.jsonl, hoops.jsonl) sit on the same frames as the path's sightings.
     expect(obs.perFrame.flatMap((d, f) => (d.length ? [f] : []))).toEqual(Array.from({ length: 10 }, (_, k) => 3 * k + 1));
     expect(obs.perFrame[4]).toEqual([expect.objectContaining({ className: "ball", cx: 203 })]);
+  });
+
+  it("puts each scan sighting of a person on the frame its picture shows, as the ball's, and drops one past the end", () => {
+    // The same scan timing as the ball's above: samples 0, 3, 6… show the pictures 1, 4, 7….
+    const r = raw([0, 30], []);
+    const frames = Array.from({ length: 10 }, (_, k) => 3 * k);
+    const track = { id: 7, frames, boxes: frames.map((f) => box(100 + f, 200)), colors: frames.map(() => [200, 30, 30] as [number, number, number]), jerseyReads: [] };
+    const obs = assembleRealObservations({ ...r, fps: 15, every: 3, scan: frames.map((frame) => ({ frame, detections: [] })), tracks: [track] });
+    const [t] = obs.tracks;
+    // Seen at frame 1 where it stood at sample 0, filled in between sightings (densified), never at frame 0.
+    expect(t.frames[0]).toBe(1);
+    expect(t.boxes[t.frames.indexOf(1)]).toMatchObject({ cx: 100 });
+    expect(t.boxes[t.frames.indexOf(28)]).toMatchObject({ cx: 127 });
+    expect(t.boxes[t.frames.indexOf(4)]).toMatchObject({ cx: 103 });
+    // A sample whose picture lies past the timeline's end (its last frame, 29, shows frame 30) is dropped with its box and colour.
+    const late = shownFrames({ ...track, frames: [27, 29], boxes: [box(1, 1), box(2, 2)], colors: [[1, 1, 1], [2, 2, 2]] }, 1, 30);
+    expect(late).toMatchObject({ id: 7, frames: [28], boxes: [box(1, 1)], colors: [[1, 1, 1]] });
   });
 
   it("keeps rims of different scenes apart, each in view only in its own scene, and track ids unique", () => {

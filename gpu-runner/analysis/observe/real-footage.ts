@@ -422,10 +422,20 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
     rims,
     ball: fillGaps(ball, every + 1),
     rimWatch,
-    tracks: raw.tracks.map((t) => densifyTrack(t, 2 * every)),
+    // People, like the ball, on the frames their pictures show.
+    tracks: raw.tracks.map((t) => densifyTrack(shownFrames(t, lag, n), 2 * every)),
     jerseyReads: new Map(raw.jerseyReads),
     keySamples: [],
     personEvery: every,
   };
 }
 
+
+/**
+ * A scan track moved onto the frames its pictures show (`lag` frames after the samples' numbers,
+ * media/frames.ts `sampleLagFrames`), sightings past the timeline's end dropped.
+ */
+export function shownFrames(t: PlayerTrack, lag: number, frames: number): PlayerTrack {
+  const keep = t.frames.map((f) => f + lag < frames);
+  return { ...t, frames: t.frames.map((f) => f + lag).filter((_, i) => keep[i]), boxes: t.boxes.filter((_, i) => keep[i]), colors: t.colors.filter((_, i) => keep[i]) };
+}
