@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../drizzle/schema";
 import { newId } from "../../worker/ids";
 import { maybeAutoRecharge, rechargeAfterSettle } from "../../worker/services/auto-recharge";
-import { ASSUMED_BYTES_PER_SECOND, costCents, estimateSeconds, getBalance, settleHold, voidHold } from "../../worker/services/billing";
+import { ASSUMED_BYTES_PER_SECOND, costCents, estimateSeconds, getBalance, planSettle, settleHold, settleStatements, voidHold } from "../../worker/services/billing";
 import { LOCAL_DECLINING_PAYMENT_METHOD, LocalPaymentProvider, type ChargeResult, type OffSessionCharge, type PaymentProvider } from "../../worker/services/payments";
 import { admin, BASE, call, createOrg, expectError, type TestOrg } from "./helpers";
 import { db, nowSeconds } from "./session-fixtures";
@@ -87,6 +87,33 @@ describe("settleHold", () => {
     await Promise.all([...sessions, ...sessions].map((id) => settleHold(db, id, 720, now))); // 100 cents each, every session twice
     expect(await remaining(a)).toBe(0);
     expect(await remaining(b)).toBe(10_000 - 400);
+  });
+
+  it("as writes of another batch: nothing changes when its guard fails or the plan went stale, and a settle planned afresh charges once", async () => {
+    const org = await createOrg();
+    const now = nowSeconds();
+    const g = await grant(org, 1000, now + DAY);
+    const sessionId = await heldSession(org, 500);
+    const session = async () => (await db.select().from(schema.sessions).where(eq(schema.sessions.id, sessionId)).get())!;
+    const plan = (await planSettle(db, sessionId, 360, now))!;
+    expect(plan).toEqual({ sessionId, orgId: org.orgId, measuredSeconds: 360, chargeCents: 50 });
+    // The batch's own condition fails (the job lifecycle's lease moved on): no write lands.
+    await db.$client.batch(settleStatements(db, plan, now, sql`0`));
+    expect((await session()).costCents).toBeNull();
+    expect(await remaining(g)).toBe(1000);
+    // The credit moved after planning (only grants expiring under holds can make it short): no write lands.
+    await db.update(schema.creditGrants).set({ remainingCents: 40 }).where(eq(schema.creditGrants.id, g));
+    await db.$client.batch(settleStatements(db, plan, now));
+    expect((await session()).costCents).toBeNull();
+    expect((await db.select().from(schema.usageEvents).where(eq(schema.usageEvents.sessionId, sessionId)).get())!.status).toBe("held");
+    expect(await remaining(g)).toBe(40);
+    // Planned again, the settle charges what is left, once; a settled hold plans nothing.
+    expect((await settleHold(db, sessionId, 360, now)).usageEvent).toMatchObject({ status: "settled", settledCents: 40 });
+    expect((await session()).costCents).toBe(40);
+    expect(await remaining(g)).toBe(0);
+    expect(await planSettle(db, sessionId, 360, now)).toBeNull();
+    await db.$client.batch(settleStatements(db, plan, now));
+    expect(await remaining(g)).toBe(0);
   });
 
   it("never charges beyond the hold: a measured cost above it settles at the hold (issue 22)", async () => {

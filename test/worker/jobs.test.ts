@@ -37,7 +37,7 @@ const usage = async (sessionId: string) => (await db.select().from(schema.usageE
 const jobRow = async (jobId: string) => (await db.select().from(schema.jobs).where(eqId(schema.jobs.id, jobId)).get())!;
 const eventsFor = async (sessionId: string) =>
   (await db.select().from(schema.events).all()).filter((e) => (e.data as any).object?.id === sessionId);
-import { eq as eqId } from "drizzle-orm";
+import { eq as eqId, sql } from "drizzle-orm";
 
 function resultFor(duration = 61.2) {
   return {
@@ -606,12 +606,18 @@ describe("reports cut short", () => {
     const broken = { ...depsNow(), voidHold: async () => { throw new Error("cut off") } };
     await expect(failJob(broken, failedJob.id, failedJob.lease.id, "no_hoops", "no hoop was found in the video")).rejects.toThrow();
 
+    // A processed session whose hold is still held: its result's batch found the credit moved after
+    // the settle was planned, and the settle after it was cut off (or a session processed before the
+    // settle moved into that batch). Made here by undoing the batch's settle.
     const done = await seedUploadSession(org);
     await prepare(done);
     const doneJob = await claimJob(done);
-    const noSettle = { ...depsNow(), settleHold: async () => { throw new Error("cut off") } };
     await storeOutputs(done.sessionId, resultFor(61.2));
-    await expect(completeJob(noSettle, doneJob.id, doneJob.lease.id, JobResult.parse(resultFor(61.2)))).rejects.toThrow();
+    await completeJob(depsNow(), doneJob.id, doneJob.lease.id, JobResult.parse(resultFor(61.2)));
+    await db.update(schema.usageEvents).set({ status: "held", settledCents: null, measuredSeconds: null, settledAt: null }).where(eqId(schema.usageEvents.sessionId, done.sessionId));
+    await db.update(schema.sessions).set({ costCents: null }).where(eqId(schema.sessions.id, done.sessionId));
+    await db.update(schema.creditGrants).set({ remainingCents: 5000 }).where(eqId(schema.creditGrants.orgId, org.orgId));
+    await db.delete(schema.events).where(sql`json_extract(${schema.events.data}, '$.object.id') = ${done.sessionId}`);
     expect((await row(done.sessionId)).status).toBe("processed");
     expect((await usage(done.sessionId)).status).toBe("held");
 
@@ -623,6 +629,44 @@ describe("reports cut short", () => {
     expect((await eventsFor(done.sessionId)).map((e) => e.type)).toEqual(["session.processed"]);
     // Nothing left to do on the next run.
     expect((await sweepJobs(depsNow())).reconciled).toBe(0);
+  });
+
+  it("a processed session carries its cost: the settle is in the batch that stores the result", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claimJob(seed);
+    await storeOutputs(seed.sessionId, resultFor(61.2));
+    // Everything after the batch cut off: the session is processed and charged all the same, at once.
+    const recharged: string[] = [];
+    const cutOff = {
+      ...depsNow(),
+      settleHold: async () => { throw new Error("cut off") },
+      rechargeIfDue: async (orgId: string) => { recharged.push(orgId) },
+    };
+    await expect(completeJob(cutOff, job.id, job.lease.id, JobResult.parse(resultFor(61.2)))).rejects.toThrow("cut off");
+    expect(await row(seed.sessionId)).toMatchObject({ status: "processed", costCents: 9 });
+    expect(await usage(seed.sessionId)).toMatchObject({ status: "settled", settledCents: 9, measuredSeconds: 62 });
+    expect((await (await call(`/v1/sessions/${seed.sessionId}`, { key: org.key })).json()) as any).toMatchObject({ status: "processed", cost_cents: 9 });
+    const balance: any = await (await call("/v1/balance", { key: org.key })).json();
+    expect(balance).toMatchObject({ held_cents: 0, credit_cents: 5000 - 9 });
+    // The settle moved the ledger, so the auto-recharge step ran, once; a repeated report does not run it again.
+    expect(recharged).toEqual([org.orgId]);
+    await completeJob({ ...depsNow(), rechargeIfDue: cutOff.rechargeIfDue }, job.id, job.lease.id, JobResult.parse(resultFor(61.2)));
+    expect(recharged).toEqual([org.orgId]);
+    expect((await eventsFor(seed.sessionId)).map((e) => e.type)).toEqual(["session.processed"]);
+  });
+
+  it("a stale runner's result settles nothing", async () => {
+    const org = await createOrg({ creditsCents: 5000 });
+    const seed = await seedUploadSession(org);
+    await prepare(seed);
+    const job = await claimJob(seed);
+    await storeOutputs(seed.sessionId, resultFor(61.2));
+    await expectError(await runner(`/jobs/${job.id}/complete`, { lease_id: "lease_stale", result: resultFor(61.2) }), 409, "lease_lost");
+    expect(await row(seed.sessionId)).toMatchObject({ status: "processing", costCents: null });
+    expect((await usage(seed.sessionId)).status).toBe("held");
+    expect(((await (await call("/v1/balance", { key: org.key })).json()) as any).credit_cents).toBe(5000);
   });
 
   it("the cron emits the event of a finished session whose event could not be queued", async () => {

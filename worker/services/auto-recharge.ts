@@ -106,8 +106,13 @@ export async function maybeAutoRecharge(db: Database, payments: PaymentProvider,
  * logged, and the next settle tries again.
  */
 export async function rechargeAfterSettle(db: Database, payments: PaymentProvider | null, settled: LedgerOutcome, now: number): Promise<void> {
-  if (!payments || !settled.changed) return;
-  const orgId = settled.usageEvent.orgId;
+  if (!settled.changed) return;
+  await rechargeIfDue(db, payments, settled.usageEvent.orgId, now);
+}
+
+/** The same step for a settle made inside another batch (the job lifecycle's result, services/jobs.ts). */
+export async function rechargeIfDue(db: Database, payments: PaymentProvider | null, orgId: string, now: number): Promise<void> {
+  if (!payments) return;
   try {
     await maybeAutoRecharge(db, payments, orgId, now);
   } catch (err) {

@@ -185,16 +185,86 @@ export async function raiseHold(db: Database, sessionId: string, measuredSeconds
 /** Attempts of a settle that found the credit drawn by another settle in between (only after grants expired under holds). */
 const SETTLE_ATTEMPTS = 5;
 
+/** What a settle of a held session is to charge, read before its writes (`settleStatements`). */
+export interface SettlePlan {
+  sessionId: string;
+  orgId: string;
+  measuredSeconds: number;
+  chargeCents: number;
+}
+
 /**
- * Charges the measured length of a session: ceil(seconds × rate / 3600) cents, **at most the
- * hold** (placed at submit, raised to the measured cost before the analysis started), and at most
- * the unexpired credit left (less only when grants expired while the hold was placed). The charge
- * is drawn from the organization's unexpired grants, soonest expiry first, and moves the usage
- * event `held → settled` (also recording it as the session's `cost_cents`). So `settled_cents` is
- * always exactly what was drawn, and no settle takes more than the organization had. Idempotent: a
- * settled or voided event is returned unchanged. Auto-recharge is the caller's next step
- * (`rechargeAfterSettle` in services/auto-recharge.ts, which sits above this module): the ledger
- * knows nothing of payments.
+ * The charge for the measured length of a session whose hold is still held: ceil(seconds × rate /
+ * 3600) cents, at most the hold and at most the unexpired credit left (less only when grants expired
+ * while the hold was placed). Null when the hold is no longer held (settled or voided).
+ */
+export async function planSettle(db: Database, sessionId: string, measuredSeconds: number, now: number): Promise<SettlePlan | null> {
+  if (!Number.isInteger(measuredSeconds) || measuredSeconds < 0) throw new Error(`measuredSeconds must be a non-negative integer, got ${measuredSeconds}`);
+  const event = await usageEventOf(db, sessionId);
+  if (event.status !== "held") return null;
+  const credit = await db.get<{ n: number }>(sql`select ${unexpiredCreditSql(event.orgId, now)} as n`);
+  return { sessionId, orgId: event.orgId, measuredSeconds, chargeCents: Math.min(costCents(measuredSeconds), event.heldCents, Number(credit?.n ?? 0)) };
+}
+
+/**
+ * A settle's writes, for a D1 batch: the session's `cost_cents`, the draw from the organization's
+ * unexpired grants (soonest expiry first), and the usage event `held → settled`. Each checks the same
+ * condition before anything is drawn: the hold is still held, the credit still covers the charge, and
+ * `guard` (the job lifecycle's lease, when the settle rides in the batch that stores the result). The
+ * usage event moves last, once the session carries the charge (which only these writes set), so when
+ * the condition fails nothing changes and the settle can be planned again.
+ */
+export function settleStatements(db: Database, plan: SettlePlan, now: number, guard?: SQL): D1PreparedStatement[] {
+  const { sessionId, orgId, measuredSeconds, chargeCents: charge } = plan;
+  const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
+  const go = guard ? sql`${stillHeld} and ${unexpiredCreditSql(orgId, now)} >= ${charge} and ${guard}` : sql`${stillHeld} and ${unexpiredCreditSql(orgId, now)} >= ${charge}`;
+  // `before` is the credit of the grants that expire earlier; each grant gives
+  // what is left of the charge after them, up to its remaining credit.
+  const draw = sql`with ordered as (
+      select id, remaining_cents,
+        coalesce(sum(remaining_cents) over (order by expires_at, created, id rows between unbounded preceding and 1 preceding), 0) as before
+      from credit_grants
+      where org_id = ${orgId} and expires_at > ${now} and remaining_cents > 0
+    )
+    update credit_grants
+    set remaining_cents = credit_grants.remaining_cents - min(ordered.remaining_cents, ${charge} - ordered.before)
+    from ordered
+    where credit_grants.id = ordered.id and ordered.before < ${charge} and ${go}`;
+  return [
+    statement(
+      db,
+      db
+        .update(sessions)
+        .set({ costCents: charge, updated: now })
+        .where(and(eq(sessions.orgId, orgId), eq(sessions.id, sessionId), sql`${sessions.costCents} is null`, go)),
+    ),
+    statement(db, draw),
+    statement(
+      db,
+      db
+        .update(usageEvents)
+        .set({ status: "settled", settledCents: charge, measuredSeconds, settledAt: now })
+        .where(
+          and(
+            eq(usageEvents.sessionId, sessionId),
+            eq(usageEvents.status, "held"),
+            sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.costCents} = ${charge})`,
+          ),
+        ),
+    ),
+  ];
+}
+
+/**
+ * Charges the measured length of a session (`planSettle`: never more than the hold, placed at
+ * submit and raised to the measured cost before the analysis started, nor than the unexpired credit
+ * left). The charge is drawn from the organization's unexpired grants, soonest expiry first, and
+ * moves the usage event `held → settled` (also recording it as the session's `cost_cents`). So
+ * `settled_cents` is always exactly what was drawn, and no settle takes more than the organization
+ * had. Idempotent: a settled or voided event is returned unchanged. The job lifecycle settles in the
+ * batch that stores the result (services/jobs.ts), and this finishes a settle that batch could not
+ * make. Auto-recharge is the caller's next step (`rechargeAfterSettle` in services/auto-recharge.ts,
+ * which sits above this module): the ledger knows nothing of payments.
  */
 export async function settleHold(
   db: Database,
@@ -202,52 +272,10 @@ export async function settleHold(
   measuredSeconds: number,
   now: number,
 ): Promise<LedgerOutcome> {
-  if (!Number.isInteger(measuredSeconds) || measuredSeconds < 0) throw new Error(`measuredSeconds must be a non-negative integer, got ${measuredSeconds}`);
   for (let attempt = 1; ; attempt++) {
-    const event = await usageEventOf(db, sessionId);
-    if (event.status !== "held") return { changed: false, usageEvent: event };
-    const credit = await db.get<{ n: number }>(sql`select ${unexpiredCreditSql(event.orgId, now)} as n`);
-    const charge = Math.min(costCents(measuredSeconds), event.heldCents, Number(credit?.n ?? 0));
-    // Every statement checks the same condition before anything is drawn: the hold is still held
-    // and the credit still covers the charge. The usage event moves last, once the session carries
-    // the charge (which only this batch writes).
-    const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
-    const go = sql`${stillHeld} and ${unexpiredCreditSql(event.orgId, now)} >= ${charge}`;
-    // `before` is the credit of the grants that expire earlier; each grant gives
-    // what is left of the charge after them, up to its remaining credit.
-    const draw = sql`with ordered as (
-        select id, remaining_cents,
-          coalesce(sum(remaining_cents) over (order by expires_at, created, id rows between unbounded preceding and 1 preceding), 0) as before
-        from credit_grants
-        where org_id = ${event.orgId} and expires_at > ${now} and remaining_cents > 0
-      )
-      update credit_grants
-      set remaining_cents = credit_grants.remaining_cents - min(ordered.remaining_cents, ${charge} - ordered.before)
-      from ordered
-      where credit_grants.id = ordered.id and ordered.before < ${charge} and ${go}`;
-    const [, , settled] = await db.$client.batch([
-      statement(
-        db,
-        db
-          .update(sessions)
-          .set({ costCents: charge, updated: now })
-          .where(and(eq(sessions.orgId, event.orgId), eq(sessions.id, sessionId), sql`${sessions.costCents} is null`, go)),
-      ),
-      statement(db, draw),
-      statement(
-        db,
-        db
-          .update(usageEvents)
-          .set({ status: "settled", settledCents: charge, measuredSeconds, settledAt: now })
-          .where(
-            and(
-              eq(usageEvents.sessionId, sessionId),
-              eq(usageEvents.status, "held"),
-              sql`exists (select 1 from ${sessions} where ${sessions.id} = ${sessionId} and ${sessions.costCents} = ${charge})`,
-            ),
-          ),
-      ),
-    ]);
+    const plan = await planSettle(db, sessionId, measuredSeconds, now);
+    if (!plan) return { changed: false, usageEvent: await usageEventOf(db, sessionId) };
+    const [, , settled] = await db.$client.batch(settleStatements(db, plan, now));
     if (settled.meta.changes > 0 || attempt >= SETTLE_ATTEMPTS) {
       return { changed: settled.meta.changes > 0, usageEvent: await usageEventOf(db, sessionId) };
     }

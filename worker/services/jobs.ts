@@ -12,7 +12,7 @@ import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
 import { insertWhere, statement } from "../lib/sql";
 import { newId } from "../ids";
-import { costCents, type RaiseOutcome } from "./billing";
+import { costCents, planSettle, settleStatements, type RaiseOutcome, type SettlePlan } from "./billing";
 
 /** A lease lasts this long; runners heartbeat at about half of it. */
 export const LEASE_SECONDS = 120;
@@ -29,7 +29,10 @@ export interface LifecycleDeps {
   leaseSeconds: number;
   /** Raises the session's hold to the cost of `measuredSeconds` if the balance covers it (billing.ts `raiseHold`). */
   raiseHold(sessionId: string, measuredSeconds: number): Promise<RaiseOutcome>;
+  /** Settles the session's hold for `measuredSeconds` if still held, then the auto-recharge step (billing.ts `settleHold`). */
   settleHold(sessionId: string, measuredSeconds: number): Promise<void>;
+  /** The auto-recharge step after a settle made in the batch that stored the result (auto-recharge.ts `rechargeIfDue`). */
+  rechargeIfDue(orgId: string): Promise<void>;
   voidHold(sessionId: string): Promise<void>;
   emitSessionEvent(sessionId: string, type: "session.processed" | "session.failed"): Promise<void>;
   /** A URL the runner can GET (with Range) for an uploaded object. */
@@ -317,30 +320,35 @@ function checkCrossLinks(result: JobResult) {
 /**
  * Stores a successful result. Step 1 is one D1 transaction whose writes are
  * all conditional on the caller still holding the lease, with the job flip to
- * `done` last; steps 2–3 (settle, event) are idempotent, so a repeated report
- * with the same lease finishes them if an earlier attempt was cut short, and a
- * report with a stale lease changes nothing.
+ * `done` last; it settles the hold too, so a `processed` session carries its
+ * `cost_cents` (SPEC: "cost_cents final"). Steps 2–3 (the settle, should the
+ * credit have moved between planning it and the batch, and the event) are
+ * idempotent, so a repeated report with the same lease finishes them if an
+ * earlier attempt was cut short, and a report with a stale lease changes nothing.
  */
 export async function completeJob(deps: LifecycleDeps, jobId: string, leaseId: string, result: JobResult): Promise<void> {
   checkCrossLinks(result);
   const existing = await deps.db.select().from(jobs).where(eq(jobs.id, jobId)).get();
   if (!existing) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
   const alreadyDone = existing.status === "done" && existing.leaseId === leaseId;
+  const measured = Math.ceil(result.video.duration_seconds);
   if (!alreadyDone) {
     await requireLease(deps, jobId, leaseId);
     await assertOutputsStored(deps, existing.sessionId, result);
-    await storeResult(deps, existing, leaseId, result);
+    const settle = await planSettle(deps.db, existing.sessionId, measured, deps.now());
+    const settled = await storeResult(deps, existing, leaseId, result, settle);
     const after = await deps.db.select({ status: jobs.status, leaseId: jobs.leaseId }).from(jobs).where(eq(jobs.id, jobId)).get();
     if (after?.status !== "done" || after.leaseId !== leaseId) {
       throw new ApiError("lease_lost", "The lease moved on while the result was being stored; nothing was changed.");
     }
+    if (settled) await deps.rechargeIfDue(existing.orgId);
   }
-  const measured = Math.ceil(result.video.duration_seconds);
   await deps.settleHold(existing.sessionId, measured);
   await deps.emitSessionEvent(existing.sessionId, "session.processed");
 }
 
-async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, result: JobResult) {
+/** Writes the result and, with `settle`, the settle of its hold, in one batch; true when the hold was settled there. */
+async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, result: JobResult, settle: SettlePlan | null): Promise<boolean> {
   const now = deps.now();
   const sessionId = job.sessionId;
   const orgId = job.orgId;
@@ -423,6 +431,8 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
         completedAt: now,
       })
       .where(and(eq(sessions.id, sessionId), eq(sessions.status, "processing"), holdsLease))),
+    // The settle, in the same transaction: `processed` and `cost_cents` land together.
+    ...(settle ? settleStatements(deps.db, settle, now, holdsLease) : []),
     // Last: flipping the job releases the lease that every write above checked.
     statement(deps.db, deps.db
       .update(jobs)
@@ -430,7 +440,9 @@ async function storeResult(deps: LifecycleDeps, job: JobRow, leaseId: string, re
       .where(and(eq(jobs.id, job.id), eq(jobs.leaseId, leaseId), eq(jobs.status, "leased")))),
   ];
   // One D1 batch is one transaction: all of it lands, or none.
-  await deps.db.$client.batch(statements);
+  const results = await deps.db.$client.batch(statements);
+  // The usage event's move is the settle's last write, just before the job's flip.
+  return !!settle && results[results.length - 2].meta.changes > 0;
 }
 
 // ------------------------------------------------------------------ fail

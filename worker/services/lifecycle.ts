@@ -3,7 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { events, sessions } from "../../drizzle/schema";
 import type { Env, Services } from "../env";
-import { rechargeAfterSettle } from "./auto-recharge";
+import { rechargeAfterSettle, rechargeIfDue } from "./auto-recharge";
 import { raiseHold, settleHold, voidHold } from "./billing";
 import { emitEvent } from "./events";
 import { LEASE_SECONDS, type LifecycleDeps } from "./jobs";
@@ -44,6 +44,7 @@ export function lifecycleDeps(services: Services, baseUrl: string): LifecycleDep
       // A separate step: the ledger does not know about payments (services/auto-recharge.ts).
       await rechargeAfterSettle(db, paymentProviderFrom(env), settled, at);
     },
+    rechargeIfDue: (orgId) => rechargeIfDue(db, paymentProviderFrom(env), orgId, now()),
     voidHold: async (sessionId) => {
       await voidHold(db, sessionId, now());
     },
