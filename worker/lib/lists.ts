@@ -38,15 +38,20 @@ export function listSchema<T extends z.ZodTypeAny>(item: T, name: string, embedd
   ).openapi(name);
 }
 
+/** The `limit` query parameter of a list: 1 to `maxLimit` items a page. */
+function limitQuery(maxLimit: number, defaultLimit: number) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(maxLimit)
+    .default(defaultLimit)
+    .openapi({ param: { name: "limit", in: "query" }, description: `1 to ${maxLimit}, default ${defaultLimit}` });
+}
+
 export function cursorPagingQuery(maxLimit: number, defaultLimit: number) {
   return {
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .default(defaultLimit)
-      .openapi({ param: { name: "limit", in: "query" }, description: `1 to ${maxLimit}, default ${defaultLimit}` }),
+    limit: limitQuery(maxLimit, defaultLimit),
     starting_after: z
       .string()
       .min(1)
@@ -60,13 +65,7 @@ export const SUB_LIST_DEFAULT_LIMIT = 100;
 
 export function offsetPagingQuery(maxLimit = 250, defaultLimit = SUB_LIST_DEFAULT_LIMIT) {
   return {
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(maxLimit)
-      .default(defaultLimit)
-      .openapi({ param: { name: "limit", in: "query" }, description: `1 to ${maxLimit}, default ${defaultLimit}` }),
+    limit: limitQuery(maxLimit, defaultLimit),
     offset: z.coerce
       .number()
       .int()
