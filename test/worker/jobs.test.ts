@@ -580,17 +580,19 @@ describe("reports cut short", () => {
     throw new Error(`job ${seed.jobId} was never claimed`);
   }
 
-  it("a repeated fail report finishes what the first could not (void, event)", async () => {
+  it("a failed session's hold is voided with the failure; a repeated fail report finishes the rest (the event)", async () => {
     const org = await createOrg({ creditsCents: 5000 });
     const seed = await seedUploadSession(org);
     await prepare(seed);
     const job = await claimJob(seed);
-    // The first report dies after the state change, before the hold is voided.
+    // The first report dies after the state change: the hold went with it, in the same transaction.
     const broken = { ...depsNow(), voidHold: async () => { throw new Error("D1 went away"); } };
     await expect(failJob(broken, job.id, job.lease.id, "no_shots", "no shot attempts were detected")).rejects.toThrow("D1 went away");
     expect(await row(seed.sessionId)).toMatchObject({ status: "failed", errorCode: "no_shots" });
     expect((await jobRow(seed.jobId)).status).toBe("failed");
-    expect((await usage(seed.sessionId)).status).toBe("held");
+    expect((await usage(seed.sessionId)).status).toBe("voided");
+    expect(((await (await call("/v1/balance", { key: org.key })).json()) as any).held_cents).toBe(0);
+    expect(await eventsFor(seed.sessionId)).toEqual([]);
     // The runner retries its report with the same lease.
     const res = await runner(`/jobs/${job.id}/fail`, { lease_id: job.lease.id, code: "no_shots", message: "no shot attempts were detected" });
     expect(res.status).toBe(200);
@@ -605,6 +607,8 @@ describe("reports cut short", () => {
     const failedJob = await claimJob(failed);
     const broken = { ...depsNow(), voidHold: async () => { throw new Error("cut off") } };
     await expect(failJob(broken, failedJob.id, failedJob.lease.id, "no_hoops", "no hoop was found in the video")).rejects.toThrow();
+    // A failed session whose hold is still held (failed before the void joined the failure's batch). Made here by undoing the void.
+    await db.update(schema.usageEvents).set({ status: "held", voidedAt: null }).where(eqId(schema.usageEvents.sessionId, failed.sessionId));
 
     // A processed session whose hold is still held: its result's batch found the credit moved after
     // the settle was planned, and the settle after it was cut off (or a session processed before the

@@ -282,13 +282,20 @@ export async function settleHold(
   }
 }
 
-/** Releases a session's hold (`held → voided`); nothing is charged. Idempotent. */
-export async function voidHold(db: Database, sessionId: string, now: number): Promise<LedgerOutcome> {
-  const voided = await db
+/**
+ * The void's one write (`held → voided`), for a batch of the caller's (the job lifecycle fails a
+ * session and voids its hold in one transaction), guarded by `guard` when given.
+ */
+export function voidHoldWrite(db: Database, sessionId: string, now: number, guard?: SQL) {
+  return db
     .update(usageEvents)
     .set({ status: "voided", voidedAt: now })
-    .where(and(eq(usageEvents.sessionId, sessionId), eq(usageEvents.status, "held")))
-    .returning();
+    .where(and(eq(usageEvents.sessionId, sessionId), eq(usageEvents.status, "held"), guard));
+}
+
+/** Releases a session's hold (`held → voided`); nothing is charged. Idempotent. */
+export async function voidHold(db: Database, sessionId: string, now: number): Promise<LedgerOutcome> {
+  const voided = await voidHoldWrite(db, sessionId, now).returning();
   if (voided.length > 0) return { changed: true, usageEvent: voided[0] };
   return { changed: false, usageEvent: await usageEventOf(db, sessionId) };
 }

@@ -12,7 +12,7 @@ import type { Database, Env } from "../env";
 import { ApiError } from "../errors";
 import { insertWhere, statement } from "../lib/sql";
 import { newId } from "../ids";
-import { costCents, planSettle, settleStatements, type RaiseOutcome, type SettlePlan } from "./billing";
+import { costCents, planSettle, settleStatements, voidHoldWrite, type RaiseOutcome, type SettlePlan } from "./billing";
 
 /** A lease lasts this long; runners heartbeat at about half of it. */
 export const LEASE_SECONDS = 120;
@@ -66,7 +66,8 @@ export async function failSession(
 ): Promise<boolean> {
   const now = deps.now();
   const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM jobs WHERE id = ${lease.jobId} AND lease_id = ${lease.leaseId} AND status = 'leased')` : undefined;
-  // Session and job in one D1 transaction: a job is never `failed` under a session still running.
+  // Session, job and hold in one D1 transaction: a job is never `failed` under a session still
+  // running, and a `failed` session never holds credit (the spec: "hold voided").
   const [changed] = await deps.db.batch([
     deps.db
       .update(sessions)
@@ -82,9 +83,11 @@ export async function failSession(
           .update(jobs)
           .set({ status: "failed", leaseId: null, leaseExpiresAt: null, updated: now })
           .where(and(eq(jobs.sessionId, sessionId), sql`${jobs.status} NOT IN ('done', 'failed')`)),
+    voidHoldWrite(deps.db, sessionId, now, sql`EXISTS (SELECT 1 FROM sessions WHERE id = ${sessionId} AND status = 'failed')`),
   ]);
   const session = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
   if (!session || session.status !== "failed") return false;
+  // Idempotent: finishes a void an earlier call's batch did not make (a session failed before the void joined it).
   await deps.voidHold(sessionId);
   if (code === "video_too_large" && session.uploadId) await deleteUploadedBytes(deps, session);
   await deps.emitSessionEvent(sessionId, "session.failed");
