@@ -430,7 +430,6 @@ export function assembleRealObservations(raw: RawRealObservations, settings: Pic
   };
 }
 
-
 /**
  * A scan track moved onto the frames its pictures show (`lag` frames after the samples' numbers,
  * media/frames.ts `sampleLagFrames`), sightings past the timeline's end dropped.
