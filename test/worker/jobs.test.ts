@@ -579,12 +579,16 @@ describe("reports cut short", () => {
     }
     throw new Error(`job ${seed.jobId} was never claimed`);
   }
-
-  it("a failed session's hold is voided with the failure; a repeated fail report finishes the rest (the event)", async () => {
+  /** An organization with 50 dollars and one uploaded session whose job this runner has claimed. */
+  async function claimedSession() {
     const org = await createOrg({ creditsCents: 5000 });
     const seed = await seedUploadSession(org);
     await prepare(seed);
-    const job = await claimJob(seed);
+    return { org, seed, job: await claimJob(seed) };
+  }
+
+  it("a failed session's hold is voided with the failure; a repeated fail report finishes the rest (the event)", async () => {
+    const { org, seed, job } = await claimedSession();
     // The first report dies after the state change: the hold went with it, in the same transaction.
     const broken = { ...depsNow(), voidHold: async () => { throw new Error("D1 went away"); } };
     await expect(failJob(broken, job.id, job.lease.id, "no_shots", "no shot attempts were detected")).rejects.toThrow("D1 went away");
@@ -636,10 +640,7 @@ describe("reports cut short", () => {
   });
 
   it("a processed session carries its cost: the settle is in the batch that stores the result", async () => {
-    const org = await createOrg({ creditsCents: 5000 });
-    const seed = await seedUploadSession(org);
-    await prepare(seed);
-    const job = await claimJob(seed);
+    const { org, seed, job } = await claimedSession();
     await storeOutputs(seed.sessionId, resultFor(61.2));
     // Everything after the batch cut off: the session is processed and charged all the same, at once.
     const recharged: string[] = [];
@@ -647,6 +648,7 @@ describe("reports cut short", () => {
       ...depsNow(),
       settleHold: async () => { throw new Error("cut off") },
       rechargeIfDue: async (orgId: string) => { recharged.push(orgId) },
+      emitSessionEvent: async () => { throw new Error("cut off") },
     };
     await expect(completeJob(cutOff, job.id, job.lease.id, JobResult.parse(resultFor(61.2)))).rejects.toThrow("cut off");
     expect(await row(seed.sessionId)).toMatchObject({ status: "processed", costCents: 9 });
@@ -662,10 +664,7 @@ describe("reports cut short", () => {
   });
 
   it("a stale runner's result settles nothing", async () => {
-    const org = await createOrg({ creditsCents: 5000 });
-    const seed = await seedUploadSession(org);
-    await prepare(seed);
-    const job = await claimJob(seed);
+    const { org, seed, job } = await claimedSession();
     await storeOutputs(seed.sessionId, resultFor(61.2));
     await expectError(await runner(`/jobs/${job.id}/complete`, { lease_id: "lease_stale", result: resultFor(61.2) }), 409, "lease_lost");
     expect(await row(seed.sessionId)).toMatchObject({ status: "processing", costCents: null });
@@ -674,10 +673,7 @@ describe("reports cut short", () => {
   });
 
   it("the cron emits the event of a finished session whose event could not be queued", async () => {
-    const org = await createOrg({ creditsCents: 5000 });
-    const seed = await seedUploadSession(org);
-    await prepare(seed);
-    const job = await claimJob(seed);
+    const { seed, job } = await claimedSession();
     const noEvent = { ...depsNow(), emitSessionEvent: async () => { throw new Error("queue send failed") } };
     await expect(failJob(noEvent, job.id, job.lease.id, "no_court", "the court (painted key) could not be located")).rejects.toThrow();
     expect((await usage(seed.sessionId)).status).toBe("voided");

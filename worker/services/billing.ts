@@ -217,7 +217,7 @@ export async function planSettle(db: Database, sessionId: string, measuredSecond
 export function settleStatements(db: Database, plan: SettlePlan, now: number, guard?: SQL): D1PreparedStatement[] {
   const { sessionId, orgId, measuredSeconds, chargeCents: charge } = plan;
   const stillHeld = sql`exists (select 1 from ${usageEvents} where ${usageEvents.sessionId} = ${sessionId} and ${usageEvents.status} = 'held')`;
-  const go = guard ? sql`${stillHeld} and ${unexpiredCreditSql(orgId, now)} >= ${charge} and ${guard}` : sql`${stillHeld} and ${unexpiredCreditSql(orgId, now)} >= ${charge}`;
+  const go = and(stillHeld, sql`${unexpiredCreditSql(orgId, now)} >= ${charge}`, guard)!;
   // `before` is the credit of the grants that expire earlier; each grant gives
   // what is left of the charge after them, up to its remaining credit.
   const draw = sql`with ordered as (

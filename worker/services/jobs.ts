@@ -335,18 +335,21 @@ export async function completeJob(deps: LifecycleDeps, jobId: string, leaseId: s
   if (!existing) throw new ApiError("resource_missing", `No such job: '${jobId}'.`, { param: "id" });
   const alreadyDone = existing.status === "done" && existing.leaseId === leaseId;
   const measured = Math.ceil(result.video.duration_seconds);
+  let settledInBatch = false;
   if (!alreadyDone) {
     await requireLease(deps, jobId, leaseId);
     await assertOutputsStored(deps, existing.sessionId, result);
     const settle = await planSettle(deps.db, existing.sessionId, measured, deps.now());
-    const settled = await storeResult(deps, existing, leaseId, result, settle);
+    settledInBatch = await storeResult(deps, existing, leaseId, result, settle);
     const after = await deps.db.select({ status: jobs.status, leaseId: jobs.leaseId }).from(jobs).where(eq(jobs.id, jobId)).get();
     if (after?.status !== "done" || after.leaseId !== leaseId) {
       throw new ApiError("lease_lost", "The lease moved on while the result was being stored; nothing was changed.");
     }
-    if (settled) await deps.rechargeIfDue(existing.orgId);
   }
-  await deps.settleHold(existing.sessionId, measured);
+  // Settled with the result: only the step after it. Else (a repeated report, a credit that moved
+  // after planning) the settle, which does nothing to a hold already settled.
+  if (settledInBatch) await deps.rechargeIfDue(existing.orgId);
+  else await deps.settleHold(existing.sessionId, measured);
   await deps.emitSessionEvent(existing.sessionId, "session.processed");
 }
 
