@@ -121,6 +121,28 @@ describe("attempts and makes around one rim", () => {
     expect(detectAttempts(ball, rims(ball.length), 0, { fps: FPS })).toHaveLength(1);
   });
 
+  it("a ball that bounced on the rim goes in only through the ring's clearance (its centre within 0.24 rim widths of the ring's centre)", () => {
+    // In from above onto the ring's near edge, up again 0.75 rim widths (a bounce), then down.
+    const bounce: Array<[number, number]> = [[-2, -2.5], [-1.2, -1.5], [-0.5, -0.6], [-0.2, -0.15], [0.1, -0.6], [0.2, -0.9], [0.25, -0.8], [0.3, -0.5]];
+    // …crossing the ring's plane 0.36 rim widths from its centre and falling on down the net's side: it hit
+    // the rim and fell outside, though in projection it goes down inside the net's column and falls like a make.
+    const outside = path([...lead(10), ...bounce, [0.35, -0.15], [0.36, 0.3], [0.36, 0.7], [0.36, 1.0], ...lead(10)]);
+    const [a, ...rest] = detectAttempts(outside, rims(outside.length), 0, { fps: FPS });
+    expect(rest).toHaveLength(0);
+    expect(a.evidence.through).toBe(false);
+    expect(a.made).toBe(false);
+    // …or coming down through the middle of the ring: a make after a bounce.
+    const inside = path([...lead(10), ...bounce.slice(0, 6), [0.15, -0.8], [0.1, -0.5], [0.08, -0.15], [0.05, 0.3], [0.03, 0.7], [0, 1.0], ...lead(10)]);
+    expect(detectAttempts(inside, rims(inside.length), 0, { fps: FPS })[0].made).toBe(true);
+    // A shot straight in, with no bounce, crossing as far out is judged by the path as before: the
+    // detector's error on a fast ball is larger than the clearance (a bounce comes down slowly).
+    const direct = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.3, -0.7], [0.3, -0.2], [0.36, 0.3], [0.36, 0.7], [0.36, 1.0], ...lead(10)]);
+    expect(detectAttempts(direct, rims(direct.length), 0, { fps: FPS })[0].made).toBe(true);
+    // Both values are settings: a wider clearance, or a bounce taken to need a higher rise, lets the first one in.
+    expect(detectAttempts(outside, rims(outside.length), 0, { fps: FPS, settings: { RING_CLEARANCE_RIM_WIDTHS: 0.4 } })[0].made).toBe(true);
+    expect(detectAttempts(outside, rims(outside.length), 0, { fps: FPS, settings: { BOUNCE_RISE_RIM_WIDTHS: 1 } })[0].made).toBe(true);
+  });
+
   it("a ball lost a frame or two before the ring while falling onto it still arrives there (a miss: never seen going through)", () => {
     // A close-up: the ball falls past the left end of the ring and the detector loses it where it overlaps the rim.
     // Carried on for 0.15 s (two frames here): the default carry is longer (ATTEMPT_DEFAULTS.HEADING_IN_S,

@@ -76,6 +76,17 @@ export const ATTEMPT_DEFAULTS = {
   JUST_BELOW_ACROSS_RIM_WIDTHS: 0.6,
   IN_NET_V: 0.6,
   IN_NET_ACROSS_RIM_WIDTHS: 0.75,
+  /**
+   * A ball that bounced on the rim (seen at the ring, then this many rim widths higher again before it
+   * went down through) goes in only through the ring's clearance (chosen on the tuning clips: a direct
+   * shot's path wobbles 0–0.43 by the detector, a bounce rises 0.5–2)…
+   */
+  BOUNCE_RISE_RIM_WIDTHS: 0.5,
+  /**
+   * …its centre crossing the ring's plane within this many rim widths of the ring's centre across the
+   * picture: (ring 45.7 cm − ball 24 cm) / 2 over 45.7 cm, from the rule books, not fitted.
+   */
+  RING_CLEARANCE_RIM_WIDTHS: 0.24,
   /** From above to below the ring within this long (a ball can sit on the rim before dropping). */
   THROUGH_WITHIN_S: 0.8,
   /** A continuous path moves at most this many rim widths per second (a jump is another object). */
@@ -173,7 +184,7 @@ export function detectAttempts(ball: Array<BallObs | null>, rimBoxes: Box[], rim
     // Or it was seen going down through the ring (above it, then below it inside its column): it
     // came from above, however little above the ring it was seen (a close-up from below sees the
     // ball on top of the ring, a fraction of a rim width above its centre).
-    const { through, outAfter } = passage(R, passageFrom, passageTo, fps, o, fellAt);
+    const { through, outAfter } = passage(R, passageFrom, passageTo, fps, o, fellAt, isNear);
     if (!fromAbove && !through) continue;
     // Not a ball held at the ring for seconds (a player standing under it with the ball raised).
     let heldBefore = 0;
@@ -248,25 +259,34 @@ function netMovement(net: number[], at: number, fps: number, o: AttemptSettings)
  * not). Out after: once below, the ball comes back above the ring near it (OUT_AFTER_*: a bounce off
  * the far rim seen in projection), which a made ball never does.
  */
-function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o: AttemptSettings, fellAt = -1): { through: boolean; outAfter: boolean } {
+function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o: AttemptSettings, fellAt: number, isNear: (f: number) => boolean): { through: boolean; outAfter: boolean } {
   const window = Math.round(fps * o.THROUGH_WITHIN_S);
   const below = (p: Rel) => (p.v > o.JUST_BELOW_V && Math.abs(p.u) < o.JUST_BELOW_ACROSS_RIM_WIDTHS) || (p.v > o.IN_NET_V && Math.abs(p.u) < o.IN_NET_ACROSS_RIM_WIDTHS);
   const maxStep = Math.max(1, o.PATH_SPEED_RIM_WIDTHS_PER_S / fps);
-  let throughAt = -1;
+  let throughAt = -1, bouncedOff = false;
   for (let a = from; a <= to && throughAt < 0; a++) {
     const pa = R[a];
     if (!pa?.seen || pa.v >= o.ABOVE_RING_V || Math.abs(pa.u) > o.ABOVE_RING_ACROSS_RIM_WIDTHS) continue;
     let last = pa, lastF = a;
+    // The path's last sighting on or above the ring's plane, and the next below it: the plane crossing.
+    let onPlaneF = a, crossing = pa.u;
     for (let b = a + 1; b <= Math.min(to, a + window); b++) {
       const pb = R[b];
       if (!pb?.seen) continue;
       if (Math.hypot(pb.u - last.u, pb.v - last.v) > maxStep * (b - lastF)) break;
-      if (below(pb)) { throughAt = b; break; }
+      if (pb.v <= 0) onPlaneF = b;
+      else if (last.v <= 0) crossing = last.u + ((pb.u - last.u) * -last.v) / (pb.v - last.v);
+      if (below(pb)) {
+        if (Math.abs(crossing) <= o.RING_CLEARANCE_RIM_WIDTHS || riseAfterRing(R, from, onPlaneF, isNear) < o.BOUNCE_RISE_RIM_WIDTHS) throughAt = b;
+        else bouncedOff = true;
+        break;
+      }
       last = pb;
       lastF = b;
     }
   }
-  if (throughAt < 0) throughAt = fellAt;
+  // A fall through the net stands in for a passage never seen from above, not for one the rim refused.
+  if (throughAt < 0 && !bouncedOff) throughAt = fellAt;
   if (throughAt < 0) return { through: false, outAfter: false };
   let outAfter = false;
   for (let g = throughAt + 1; g <= Math.min(R.length - 1, throughAt + Math.round(fps * o.OUT_AFTER_WITHIN_S)); g++) {
@@ -277,6 +297,22 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * How far the ball rose again after it was seen at the ring (rim widths): the most any seen sighting
+ * from `from` to `to` lies above the lowest near-ring sighting before it. A bounce on the rim, where a
+ * direct shot only wobbles by the detector's error.
+ */
+function riseAfterRing(R: Array<Rel | null>, from: number, to: number, isNear: (f: number) => boolean): number {
+  let lowest = -Infinity, rise = 0;
+  for (let g = from; g <= to; g++) {
+    const p = R[g];
+    if (!p?.seen) continue;
+    if (isNear(g)) lowest = Math.max(lowest, p.v);
+    rise = Math.max(rise, lowest - p.v);
+  }
+  return rise;
+}
 
 /**
  * The ball fell from the ring down through the net: a seen ball at the ring (`isNear`) inside the
