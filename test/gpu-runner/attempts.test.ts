@@ -138,6 +138,11 @@ describe("attempts and makes around one rim", () => {
     // detector's error on a fast ball is larger than the clearance (a bounce comes down slowly).
     const direct = path([...lead(10), [-2, -2.5], [-1.2, -1.5], [-0.3, -0.7], [0.3, -0.2], [0.36, 0.3], [0.36, 0.7], [0.36, 1.0], ...lead(10)]);
     expect(detectAttempts(direct, rims(direct.length), 0, { fps: FPS })[0].made).toBe(true);
+    // A lay-up is no bounce: its ball rises past the ring from below (beside it), goes up off the glass
+    // and comes down; it never came down onto the ring before rising, so its passage decides as a direct shot's.
+    const layup = path([...lead(10), [-0.9, 0.5], [-0.7, 0.2], [-0.5, -0.3], [-0.3, -0.9], [-0.1, -1.3], [0.1, -1.4], [0.2, -1.1], [0.3, -0.6], [0.33, -0.15], [0.34, 0.3], [0.34, 0.7], [0.34, 1.0], ...lead(10)]);
+    const [l] = detectAttempts(layup, rims(layup.length), 0, { fps: FPS });
+    expect(l.made).toBe(true);
     // Both values are settings: a wider clearance, or a bounce taken to need a higher rise, lets the first one in.
     expect(detectAttempts(outside, rims(outside.length), 0, { fps: FPS, settings: { RING_CLEARANCE_RIM_WIDTHS: 0.4 } })[0].made).toBe(true);
     expect(detectAttempts(outside, rims(outside.length), 0, { fps: FPS, settings: { BOUNCE_RISE_RIM_WIDTHS: 1 } })[0].made).toBe(true);

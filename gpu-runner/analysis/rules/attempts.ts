@@ -77,9 +77,9 @@ export const ATTEMPT_DEFAULTS = {
   IN_NET_V: 0.6,
   IN_NET_ACROSS_RIM_WIDTHS: 0.75,
   /**
-   * A ball that bounced on the rim (seen at the ring, then this many rim widths higher again before it
-   * went down through) goes in only through the ring's clearance (chosen on the tuning clips: a direct
-   * shot's path wobbles 0–0.43 by the detector, a bounce rises 0.5–2)…
+   * A ball that bounced on the rim (came down onto the ring, then rose this many rim widths again before
+   * it went down through) goes in only through the ring's clearance (chosen on the tuning clips: a
+   * direct shot's path wobbles 0–0.43 by the detector, a bounce rises 0.5–2)…
    */
   BOUNCE_RISE_RIM_WIDTHS: 0.5,
   /**
@@ -277,7 +277,7 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
       if (pb.v <= 0) onPlaneF = b;
       else if (last.v <= 0) crossing = last.u + ((pb.u - last.u) * -last.v) / (pb.v - last.v);
       if (below(pb)) {
-        if (Math.abs(crossing) <= o.RING_CLEARANCE_RIM_WIDTHS || riseAfterRing(R, from, onPlaneF, isNear) < o.BOUNCE_RISE_RIM_WIDTHS) throughAt = b;
+        if (Math.abs(crossing) <= o.RING_CLEARANCE_RIM_WIDTHS || riseAfterRing(R, from, onPlaneF, isNear, o) < o.BOUNCE_RISE_RIM_WIDTHS) throughAt = b;
         else bouncedOff = true;
         break;
       }
@@ -299,16 +299,19 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * How far the ball rose again after it was seen at the ring (rim widths): the most any seen sighting
- * from `from` to `to` lies above the lowest near-ring sighting before it. A bounce on the rim, where a
- * direct shot only wobbles by the detector's error.
+ * How far the ball rose again after it came down onto the ring (rim widths): the most any seen
+ * sighting from `from` to `to` lies above the lowest near-ring sighting before it, counting only
+ * near-ring sightings after the ball was seen above the ring. A bounce on the rim, where a direct
+ * shot only wobbles by the detector's error; a lay-up's ball rising past the ring from below is no
+ * landing.
  */
-function riseAfterRing(R: Array<Rel | null>, from: number, to: number, isNear: (f: number) => boolean): number {
-  let lowest = -Infinity, rise = 0;
+function riseAfterRing(R: Array<Rel | null>, from: number, to: number, isNear: (f: number) => boolean, o: AttemptSettings): number {
+  let lowest = -Infinity, rise = 0, seenAbove = false;
   for (let g = from; g <= to; g++) {
     const p = R[g];
     if (!p?.seen) continue;
-    if (isNear(g)) lowest = Math.max(lowest, p.v);
+    if (seenAbove && isNear(g)) lowest = Math.max(lowest, p.v);
+    if (p.v < o.ABOVE_RING_V) seenAbove = true;
     rise = Math.max(rise, lowest - p.v);
   }
   return rise;
