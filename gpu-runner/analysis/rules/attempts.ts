@@ -278,7 +278,11 @@ function passage(R: Array<Rel | null>, from: number, to: number, fps: number, o:
       else if (last.v <= 0) crossing = last.u + ((pb.u - last.u) * -last.v) / (pb.v - last.v);
       if (below(pb)) {
         if (Math.abs(crossing) <= o.RING_CLEARANCE_RIM_WIDTHS || riseAfterRing(R, from, onPlaneF, isNear, o) < o.BOUNCE_RISE_RIM_WIDTHS) throughAt = b;
-        else bouncedOff = true;
+        else {
+          // Every later start before b walks to this same crossing: look on from b.
+          bouncedOff = true;
+          a = b;
+        }
         break;
       }
       last = pb;
