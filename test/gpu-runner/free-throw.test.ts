@@ -191,16 +191,18 @@ describe("free throws without a registered court (rules/free-throw.ts courtFreeF
   /** The shooter straight in line with a rim 4.2 m farther from the camera. */
   const shooter = (before: SizedPerson["before"]): SizedPerson => ({ feet: set, before, at: [0, 5] });
   const rim: Point = [0, 9.2];
+  /** A distance the picture fixes whatever the lens (a side view): the range is the estimate itself. */
+  const fixedAt = (d: number | null) => ({ distanceM: d, distanceRangeM: d === null ? null : ([d, d] as [number, number]) });
 
   it("a set stance at the free-throw distance, stepped into before the pause: a free throw", () => {
-    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(walkedIn(4)), rim, others: [] });
-    expect(r).toMatchObject({ freeThrow: true, atLine: true, linedUp: 0, court: "not_registered", distanceM: 4.2, steppedIn: true });
+    const r = courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(walkedIn(4)), rim, others: [] });
+    expect(r).toMatchObject({ freeThrow: true, atLine: true, linedUp: 0, court: "not_registered", distanceM: 4.2, distanceRangeM: [4.2, 4.2], steppedIn: true });
     expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
   });
 
   it("a jumper at the same distance after a dribble (the feet moved within the pause): not a free throw", () => {
     // Dribbled across: the feet move 0.8 heights a second until 1 s before the release.
-    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(heights(10, (s) => (s <= 1 ? set : [set[0] + 0.8 * (s - 1), set[1]]))), rim, others: [] });
+    const r = courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(heights(10, (s) => (s <= 1 ? set : [set[0] + 0.8 * (s - 1), set[1]]))), rim, others: [] });
     expect(r.atLine).toBe(true);
     expect(r.stillS).toBeLessThan(1.5);
     expect(r.freeThrow).toBe(false);
@@ -208,43 +210,52 @@ describe("free throws without a registered court (rules/free-throw.ts courtFreeF
 
   it("a still shooter at 7 m or 2 m is not at the free-throw distance; nor is one without an estimate", () => {
     for (const distanceM of [7, 2, null]) {
-      const r = courtFreeFreeThrowCall({ distanceM, shooter: shooter(walkedIn(4)), rim, others: [] });
+      const r = courtFreeFreeThrowCall({ ...fixedAt(distanceM), shooter: shooter(walkedIn(4)), rim, others: [] });
       expect(r).toMatchObject({ freeThrow: false, atLine: false });
     }
     // The window's edges, with the units in the names.
-    expect(courtFreeFreeThrowCall({ distanceM: o.MIN_DISTANCE_M, shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(true);
-    expect(courtFreeFreeThrowCall({ distanceM: o.MAX_DISTANCE_M + 0.1, shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(false);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(o.MIN_DISTANCE_M), shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(true);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(o.MAX_DISTANCE_M + 0.1), shooter: shooter(walkedIn(4)), rim, others: [] }).freeThrow).toBe(false);
+  });
+
+  it("at the line is judged on the distances the picture allows over the lenses, not on the assumed lens alone", () => {
+    // From behind, the 70° estimate says 1.9 m, but through a longer lens the same picture is 9 m away: the line lies within.
+    const behind = courtFreeFreeThrowCall({ distanceM: 1.9, distanceRangeM: [1.0, 9.0], shooter: shooter(walkedIn(4)), rim, others: [] });
+    expect(behind).toMatchObject({ freeThrow: true, atLine: true, distanceM: 1.9, distanceRangeM: [1.0, 9.0] });
+    // A range that ends before the window, or starts after it, is not at the line.
+    for (const range of [[1.0, o.MIN_DISTANCE_M - 0.1], [o.MAX_DISTANCE_M + 0.1, 12]] as Array<[number, number]>)
+      expect(courtFreeFreeThrowCall({ distanceM: range[0], distanceRangeM: range, shooter: shooter(walkedIn(4)), rim, others: [] })).toMatchObject({ freeThrow: false, atLine: false });
   });
 
   it("a pause shorter than PAUSE_S, or one with no step in seen (still from the video's first frame), is not enough", () => {
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(walkedIn(o.PAUSE_S - 0.5)), rim, others: [] }).freeThrow).toBe(false);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(walkedIn(o.PAUSE_S - 0.5)), rim, others: [] }).freeThrow).toBe(false);
     // Still on every frame back to the video's start, 3.5 s before the release.
     const fromStart = heights(3.5, () => set);
-    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] });
+    const r = courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(fromStart), rim, others: [] });
     expect(r.stillS).toBeGreaterThanOrEqual(o.PAUSE_S);
     expect(r).toMatchObject({ freeThrow: false, steppedIn: false });
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(fromStart), rim, others: [] }, { ...o, STEP_IN_WITHIN_S: 0 }).freeThrow).toBe(true);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(fromStart), rim, others: [] }, { ...o, STEP_IN_WITHIN_S: 0 }).freeThrow).toBe(true);
   });
 
   it("the stillness is in the shooter's standing heights: the same sway is still for a near shooter, a move for a far one", () => {
     // 12 px of sway: 0.04 heights of a shooter 300 px tall, 0.4 heights of one 30 px tall.
     const sway = (height: number) => heights(10, (s) => (s <= 4 ? [set[0] + (12 / height) * Math.sin(7 * s), set[1]] : [set[0] + 2, set[1]]));
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(sway(300)), rim, others: [] }).freeThrow).toBe(true);
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(sway(30)), rim, others: [] }).freeThrow).toBe(false);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(sway(300)), rim, others: [] }).freeThrow).toBe(true);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(sway(30)), rim, others: [] }).freeThrow).toBe(false);
   });
 
   it("others standing still beside the lane on both sides, between shooter and rim, make a shorter pause enough", () => {
     const still = (at: Point): SizedPerson => ({ feet: [0, 1.6], before: heights(1, () => [0, 1.6]), at });
     const lane = [still([-2.5, 7]), still([2.5, 7.5])];
     const short = walkedIn(1.2);
-    const r = courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [...lane, still([6, 20])] });
+    const r = courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(short), rim, others: [...lane, still([6, 20])] });
     expect(r).toMatchObject({ freeThrow: true, linedUp: 2 });
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [] }).freeThrow).toBe(false);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(short), rim, others: [] }).freeThrow).toBe(false);
     // Both on one side, or walking, or behind the shooter: no line-up.
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [still([-2.5, 7]), still([-2.5, 8])] }).freeThrow).toBe(false);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(short), rim, others: [still([-2.5, 7]), still([-2.5, 8])] }).freeThrow).toBe(false);
     const walking = lane.map((p) => ({ ...p, before: heights(1, (s) => [s, 1.6] as Point) }));
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: walking }).linedUp).toBe(0);
-    expect(courtFreeFreeThrowCall({ distanceM: 4.2, shooter: shooter(short), rim, others: [still([-2.5, 3]), still([2.5, 3])] }).linedUp).toBe(0);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(short), rim, others: walking }).linedUp).toBe(0);
+    expect(courtFreeFreeThrowCall({ ...fixedAt(4.2), shooter: shooter(short), rim, others: [still([-2.5, 3]), still([2.5, 3])] }).linedUp).toBe(0);
   });
 });
 
@@ -255,13 +266,17 @@ describe("free throws where a shot's facts are decided without a court (draftSho
   const shooterDepth = placeBySize(W / 2, HEIGHT_PX, PLAYER_HEIGHT_M, W, 720)![1];
   const rimWidth = (distance: number) => (HEIGHT_PX * 0.45 * shooterDepth) / (PLAYER_HEIGHT_M * (shooterDepth + distance));
   const release = 60, rimFrame = 75, frames = 90;
-  /** The shooter's feet at `at(frame)` (source pixels), holding the ball at the chest until the release, then the ball flies to the rim at the top. */
-  function picture(at: (frame: number) => Point, distance: number): AttributionInput {
+  /**
+   * The shooter's feet at `at(frame)` (source pixels), holding the ball at the chest until the release, then the ball flies to the rim at the top.
+   * `behind`: the rim in line, `distance` m beyond the shooter; `side`: the rim at the shooter's depth, `distance` m to the right of the spot (sideSpot).
+   */
+  function picture(at: (frame: number) => Point, distance: number, view: "behind" | "side" = "behind"): AttributionInput {
     const boxes = Array.from({ length: frames }, (_, f) => {
       const [x, y] = at(Math.min(f, release));
       return { cx: x, cy: y - HEIGHT_PX / 2, w: 90, h: HEIGHT_PX };
     });
-    const rim = { cx: W / 2, cy: 100, w: rimWidth(distance), h: 12 };
+    const pxPerM = HEIGHT_PX / PLAYER_HEIGHT_M;
+    const rim = view === "behind" ? { cx: W / 2, cy: 100, w: rimWidth(distance), h: 12 } : { cx: sideSpot[0] + distance * pxPerM, cy: 100, w: 0.45 * pxPerM, h: 12 };
     const ball: Array<BallObs | null> = Array.from({ length: frames }, (_, f) => {
       const b = boxes[Math.min(f, release)];
       if (f <= release) return { cx: b.cx + 20, cy: b.cy - 40, w: 24, h: 24, score: 0.9 };
@@ -277,8 +292,11 @@ describe("free throws where a shot's facts are decided without a court (draftSho
     };
   }
   const spot: Point = [W / 2, 690];
+  const sideSpot: Point = [60, 690];
   /** Walked in from the left over the first second, then stood at the spot. */
   const walkedIn = (f: number): Point => (f >= 10 ? spot : [spot[0] - 40 * (10 - f), spot[1]]);
+  /** The same, to the spot of a side view, from above it. */
+  const walkedInSide = (f: number): Point => (f >= 10 ? sideSpot : [sideSpot[0], sideSpot[1] - 20 * (10 - f)]);
 
   it("a set stance at about 4.2 m: a free throw, 1 point when made, the evidence saying the court was not registered", () => {
     const [d] = draftShots(picture(walkedIn, 4.2));
@@ -292,9 +310,28 @@ describe("free throws where a shot's facts are decided without a court (draftSho
   });
 
   it("takes the rule's settings from the analysis (a bench sweep): a window ending before 4.2 m leaves a two", () => {
-    const [d] = draftShots({ ...picture(walkedIn, 4.2), freeThrow: { MAX_DISTANCE_M: 4 } });
+    // Seen from the side, so the distance is 4.2 m through any lens.
+    const [d] = draftShots({ ...picture(walkedInSide, 4.2, "side"), freeThrow: { MAX_DISTANCE_M: 4 } });
+    expect(d.distance).toBeCloseTo(4.2, 1);
     expect(d).toMatchObject({ is_free_throw: false, is_three_point: false });
     expect(d.freeThrow).toMatchObject({ freeThrow: false, atLine: false, court: "not_registered" });
+    expect(draftShots(picture(walkedInSide, 4.2, "side"))[0].is_free_throw).toBe(true);
+  });
+
+  it("seen from behind, the lens decides the depth: a still stance the assumed lens puts at 2 m is at the line through a longer one", () => {
+    // Through a 5× telephoto the same picture shows the shooter several metres from the rim, so the
+    // set stance, stepped into, is a free throw; the evidence gives the estimate and the range.
+    const [d] = draftShots(picture(walkedIn, 2));
+    expect(d.distance).toBeCloseTo(2, 1);
+    expect(d.is_free_throw).toBe(true);
+    const range = d.freeThrow!.distanceRangeM!;
+    expect(range[0]).toBeLessThan(2);
+    expect(range[1]).toBeGreaterThan(COURT_FREE_FREE_THROW_DEFAULTS.MAX_DISTANCE_M);
+    // With the longest lens considered about the assumed one, the range ends near 2 m: a two.
+    const [near] = draftShots({ ...picture(walkedIn, 2), freeThrow: { LONGEST_LENS_MM: 27 } });
+    expect(near.freeThrow).toMatchObject({ freeThrow: false, atLine: false });
+    expect(near.freeThrow!.distanceRangeM![1]).toBeLessThan(2.2);
+    expect(near).toMatchObject({ is_free_throw: false, is_three_point: false });
   });
 
   it("a jumper at the same distance after a dribble: a two", () => {
@@ -305,13 +342,19 @@ describe("free throws where a shot's facts are decided without a court (draftSho
     expect(shotPoints({ made: d.made, is_free_throw: d.is_free_throw, is_three_point: d.is_three_point })).toBe(2);
   });
 
-  it("a still shooter at 7 m is a three and at 2 m a two, neither a free throw", () => {
-    const [far] = draftShots(picture(walkedIn, 7));
+  it("a still shooter seen from the side at 7 m is a three and at 2 m a two, neither a free throw", () => {
+    const [far] = draftShots(picture(walkedInSide, 7, "side"));
     expect(far.distance).toBeCloseTo(7, 1);
     expect(far).toMatchObject({ is_free_throw: false, is_three_point: true });
-    const [near] = draftShots(picture(walkedIn, 2));
+    expect(far.freeThrow!.distanceRangeM![0]).toBeGreaterThan(COURT_FREE_FREE_THROW_DEFAULTS.MAX_DISTANCE_M);
+    const [near] = draftShots(picture(walkedInSide, 2, "side"));
     expect(near.distance).toBeCloseTo(2, 1);
     expect(near).toMatchObject({ is_free_throw: false, is_three_point: false });
+    expect(near.freeThrow!.distanceRangeM![1]).toBeLessThan(COURT_FREE_FREE_THROW_DEFAULTS.MIN_DISTANCE_M);
+    // From behind, the same still stance stepped into is a free throw wherever the assumed lens puts
+    // it, once a lens in the range puts it at the line (7 m through 27 mm is 3.4 m through 13 mm):
+    // the pause decides what the picture's depth cannot.
+    expect(draftShots(picture(walkedIn, 7))[0]).toMatchObject({ is_free_throw: true, is_three_point: false });
     expect(estimateShotDistance({ feet: spot, playerHeight: HEIGHT_PX, rim: { cx: W / 2, cy: 100, w: rimWidth(2), h: 12 }, frameWidth: W, frameHeight: 720 })).toBeCloseTo(2, 5);
   });
 });

@@ -9,7 +9,7 @@ import { COURT_TEMPLATES, isThreePoint, type CourtTypeId } from "./court-templat
 import { viewForFrame, type CourtViewing } from "./court-view.ts";
 import { applyHomography, invertHomography, type H3 } from "../../vision/homography.ts";
 import { COURT_FREE_FREE_THROW_DEFAULTS, courtFreeFreeThrowCall, FREE_THROW_DEFAULTS, freeThrowCall, type CourtFreeFreeThrowSettings, type FeetBefore, type FreeThrowCall, type FreeThrowInput, type SizedPerson } from "./free-throw.ts";
-import { placeBySize, placeShotBySize, PLAYER_HEIGHT_M, THREE_POINT_DISTANCE_M } from "./distance.ts";
+import { placeBySize, placeShotBySize, PLAYER_HEIGHT_M, shotDistanceRange, THREE_POINT_DISTANCE_M, type CourtFreeShot } from "./distance.ts";
 import { applyH, courtHomography, distanceToFtSpot, HOOP_WORLD, isThreePointWorld, type Homography } from "./geometry.ts";
 import type { KeySample } from "../observe/observations.ts";
 import { dominantOwner, lastPasser, lastSegmentBefore, type PossessionSegment } from "./possession.ts";
@@ -218,13 +218,14 @@ export function draftShots(a: AttributionInput): Draft[] {
       const o = { ...COURT_FREE_FREE_THROW_DEFAULTS, ...a.freeThrow };
       const shooterTracks = a.identities.find((x) => x.key === shooter)!.trackIds;
       const standing = medianHeight(shooterTracks, tracks);
-      const placed = placeShotBySize({
+      const sizes: CourtFreeShot = {
         feet: [toSrc(feet[0] - p.padX), toSrc(feet[1] - p.padY)],
         playerHeight: toSrc(standing),
         rim: { cx: toSrc(hoopBox.cx - p.padX), cy: toSrc(hoopBox.cy - p.padY), w: toSrc(hoopBox.w), h: toSrc(hoopBox.h) },
         frameWidth: p.width,
         frameHeight: p.height,
-      });
+      };
+      const placed = placeShotBySize(sizes);
       distance = placed ? Math.hypot(placed.shooter[0] - placed.rim[0], placed.shooter[1] - placed.rim[1]) : null;
       // Feet relative to the rim (a panning camera moves both alike), in the person's standing heights.
       const fromRim = (pt: Point, f: number, height: number): Point => {
@@ -248,7 +249,8 @@ export function draftShots(a: AttributionInput): Draft[] {
         });
         const pauseS = Math.max(o.PAUSE_S, o.LINED_UP_PAUSE_S, o.STEP_IN_WITHIN_S);
         const sized: SizedPerson = { feet: fromRim(feet, release, standing), before: feetBefore(shooterTracks, standing, pauseS), at: placed.shooter };
-        freeThrow = courtFreeFreeThrowCall({ distanceM: distance, shooter: sized, rim: placed.rim, others }, o);
+        const distanceRangeM = shotDistanceRange(sizes, o.WIDEST_LENS_MM, o.LONGEST_LENS_MM);
+        freeThrow = courtFreeFreeThrowCall({ distanceM: distance, distanceRangeM, shooter: sized, rim: placed.rim, others }, o);
         is_free_throw = freeThrow.freeThrow;
       }
       is_three_point = !is_free_throw && distance !== null && distance > THREE_POINT_DISTANCE_M;

@@ -4,13 +4,25 @@
 // positions across the picture give their lateral offsets. It ignores the camera's height and tilt
 // and assumes a typical phone or gym camera field of view (70° across the long side), so it is a
 // best available estimate (a metre or two off), used only to call 2 or 3 points; shots keep
-// `shot_world_normed: null`.
+// `shot_world_normed: null`. The lens matters only along the camera's axis: an offset across the
+// picture is its pixels over the thing's own scale whatever the lens, while a depth grows with the
+// focal length. So a side view gives the distance nearly free of the lens, and a view from behind
+// or in front does not: shotDistanceRange gives the distances the picture allows over a range of
+// lenses, for a rule that must not lean on the assumed one.
 import type { Box, Point } from "../types.ts";
 
 export const PLAYER_HEIGHT_M = 1.8;
 export const RIM_WIDTH_M = 0.45;
-/** Assumed horizontal field of view across the picture's long side. */
+/** Assumed horizontal field of view across the picture's long side (about a phone's 27 mm-equivalent main camera). */
 const FIELD_OF_VIEW_DEG = 70;
+/** A 35 mm-equivalent focal length is defined on a full frame's diagonal (36 × 24 mm). */
+const FULL_FRAME_DIAGONAL_MM = 43.27;
+
+/** The focal length in pixels: of a 35 mm-equivalent lens (`lensMm`), else of the assumed field of view. */
+function focalPx(frameWidth: number, frameHeight: number, lensMm?: number): number {
+  if (lensMm !== undefined) return (Math.hypot(frameWidth, frameHeight) * lensMm) / FULL_FRAME_DIAGONAL_MM;
+  return Math.max(frameWidth, frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
+}
 
 export interface CourtFreeShot {
   /** Shooter's feet, source pixels. */
@@ -26,25 +38,37 @@ export interface CourtFreeShot {
 /**
  * Where a thing of known size stands, seen from the camera: [across (m, right of the picture's
  * middle), depth (m)], from its size in pixels (`sizePx` for `sizeM`) and its centre across the
- * picture (`x`, source pixels); null without a size.
+ * picture (`x`, source pixels), through a 35 mm-equivalent lens of `lensMm` (else the assumed field
+ * of view); null without a size. `across` is the same through any lens.
  */
-export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth: number, frameHeight: number): Point | null {
+export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth: number, frameHeight: number, lensMm?: number): Point | null {
   if (!(sizePx > 0)) return null;
-  const f = Math.max(frameWidth, frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
+  const f = focalPx(frameWidth, frameHeight, lensMm);
   const depth = (f * sizeM) / sizePx;
   return [((x - frameWidth / 2) * depth) / f, depth];
 }
 
 /** The shooter (standing `playerHeight` px tall) and the rim placed by their sizes, in the frame of placeBySize; null when either has no size. */
-export function placeShotBySize(s: CourtFreeShot): { shooter: Point; rim: Point } | null {
-  const shooter = placeBySize(s.feet[0], s.playerHeight, PLAYER_HEIGHT_M, s.frameWidth, s.frameHeight);
-  const rim = placeBySize(s.rim.cx, s.rim.w, RIM_WIDTH_M, s.frameWidth, s.frameHeight);
+export function placeShotBySize(s: CourtFreeShot, lensMm?: number): { shooter: Point; rim: Point } | null {
+  const shooter = placeBySize(s.feet[0], s.playerHeight, PLAYER_HEIGHT_M, s.frameWidth, s.frameHeight, lensMm);
+  const rim = placeBySize(s.rim.cx, s.rim.w, RIM_WIDTH_M, s.frameWidth, s.frameHeight, lensMm);
   return shooter && rim ? { shooter, rim } : null;
 }
 
-export function estimateShotDistance(s: CourtFreeShot): number | null {
-  const at = placeShotBySize(s);
+export function estimateShotDistance(s: CourtFreeShot, lensMm?: number): number | null {
+  const at = placeShotBySize(s, lensMm);
   return at ? Math.hypot(at.shooter[0] - at.rim[0], at.shooter[1] - at.rim[1]) : null;
+}
+
+/**
+ * The shooter's distance to the rim through the widest and through the longest lens of a range
+ * (35 mm-equivalent mm): [shortest, longest] (m), null without sizes. The distance grows with the
+ * focal length (only its depth part does), so every lens between gives a distance between; a side
+ * view's range is narrow, a view from behind or in front wide.
+ */
+export function shotDistanceRange(s: CourtFreeShot, widestLensMm: number, longestLensMm: number): [number, number] | null {
+  const shortest = estimateShotDistance(s, widestLensMm), longest = estimateShotDistance(s, longestLensMm);
+  return shortest !== null && longest !== null ? [shortest, longest] : null;
 }
 
 /** The three-point line is 6.75 m from the hoop (6.6 m in the corners, which this estimate cannot tell apart). */

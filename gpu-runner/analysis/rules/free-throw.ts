@@ -56,6 +56,8 @@ export interface FreeThrowCall {
   distanceM: number | null;
   /** Without a registered court only: the shooter was seen stepping into the stance (the pause did not run back to the first frame looked at). */
   steppedIn?: boolean;
+  /** Without a registered court only: the distances (m) the picture allows over the lenses the rule considers. */
+  distanceRangeM?: [number, number] | null;
 }
 
 /**
@@ -111,10 +113,14 @@ export function freeThrowCall(input: FreeThrowInput, o = FREE_THROW_DEFAULTS): F
  * in, called set shots from mid-range free throws (docs/analysis.md).
  */
 export const COURT_FREE_FREE_THROW_DEFAULTS = {
-  /** The estimated distance from the shooter's feet to the rim's centre (m) counts as the free-throw line's from this… (the line is 4.19 m from the basket's centre in NBA, NCAA and high-school rules, 15 ft from the backboard, and 4.225 m in FIBA's; the feet stand just behind it) */
+  /** At the line: the distances from the shooter's feet to the rim's centre that the picture allows (over the lenses below) reach into this window, from this… (m; the line is 4.19 m from the basket's centre in NBA, NCAA and high-school rules, 15 ft from the backboard, and 4.225 m in FIBA's; the feet stand just behind it) */
   MIN_DISTANCE_M: 3.3,
   /** …to this (m). */
   MAX_DISTANCE_M: 5.3,
+  /** The lenses a video may have been filmed with, as 35 mm-equivalent focal lengths (mm): from a phone's 0.5× ultra-wide (13 mm)… The sizes in the picture fix a distance across it whatever the lens, but along the camera's axis only up to the lens: from behind the shooter a 5× telephoto shows a free throw as a 70° lens shows a shot from under 2 m. */
+  WIDEST_LENS_MM: 13,
+  /** …to its 5× telephoto (120 mm); gym and stock cameras zoom further, which this leaves out. */
+  LONGEST_LENS_MM: 120,
   /** Stood still: the feet, taken relative to the rim in the picture (a panning camera moves both alike), stayed within this many of the shooter's standing heights of where they were at the release (FREE_THROW_DEFAULTS' 0.5 m over a 1.8 m player)… */
   STILL_RADIUS_HEIGHTS: FREE_THROW_DEFAULTS.STILL_RADIUS_M / PLAYER_HEIGHT_M,
   /** …for at least this long (s) before it, seen on at least PAUSE_SEEN_SHARE of those frames. */
@@ -140,8 +146,10 @@ export interface SizedPerson {
 }
 
 export interface CourtFreeFreeThrowInput {
-  /** The shooter's estimated distance to the rim (m; null: no estimate). */
+  /** The shooter's estimated distance to the rim through the assumed lens (m; null: no estimate), for the evidence. */
   distanceM: number | null;
+  /** The distances the picture allows over WIDEST_LENS_MM–LONGEST_LENS_MM (rules/distance.ts shotDistanceRange; null: no estimate): what "at the line" is judged on. */
+  distanceRangeM: [number, number] | null;
   shooter: SizedPerson;
   /** The rim placed by its width, in the frame of `shooter.at`. */
   rim: Point;
@@ -150,8 +158,8 @@ export interface CourtFreeFreeThrowInput {
 }
 
 export function courtFreeFreeThrowCall(input: CourtFreeFreeThrowInput, o: CourtFreeFreeThrowSettings = COURT_FREE_FREE_THROW_DEFAULTS): FreeThrowCall {
-  const { distanceM, shooter, rim } = input;
-  const atLine = distanceM !== null && distanceM >= o.MIN_DISTANCE_M && distanceM <= o.MAX_DISTANCE_M;
+  const { distanceM, distanceRangeM, shooter, rim } = input;
+  const atLine = distanceRangeM !== null && distanceRangeM[1] >= o.MIN_DISTANCE_M && distanceRangeM[0] <= o.MAX_DISTANCE_M;
   // Lined up: still, between the shooter and the rim, beside the line joining them, on both sides.
   const axis: Point = [rim[0] - shooter.at[0], rim[1] - shooter.at[1]];
   const length = Math.hypot(axis[0], axis[1]);
@@ -172,5 +180,5 @@ export function courtFreeFreeThrowCall(input: CourtFreeFreeThrowInput, o: CourtF
   // The walk back stopped at a move (not at the first frame looked at, nor at the video's start).
   const lookedBackS = shooter.before.filter((x) => x.s <= o.STEP_IN_WITHIN_S).reduce((m, x) => Math.max(m, x.s), 0);
   const steppedIn = o.STEP_IN_WITHIN_S <= 0 || pause.stillS < lookedBackS;
-  return { freeThrow: atLine && pause.held && steppedIn, atLine, stillS: pause.stillS, linedUp, court: "not_registered", distanceM, steppedIn };
+  return { freeThrow: atLine && pause.held && steppedIn, atLine, stillS: pause.stillS, linedUp, court: "not_registered", distanceM, steppedIn, distanceRangeM };
 }
