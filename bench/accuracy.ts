@@ -36,10 +36,12 @@ interface Counts {
   gt: number; pred: number; matched: number; madeOk: number; pointsOk: number; scorerOk: number; scorerN: number;
   teamOk: number; teamN: number; threeOk: number; ftOk: number; fouledOk: number; assistOk: number; assistN: number; reboundOk: number; reboundN: number;
   jerseyOk: number; jerseyN: number;
+  /** Player rows with a team (what the box score lists) and the generated players; track samples on a row's majority person, of all its mapped samples (a row that merges two people scores under 100 %). */
+  rows: number; truePlayers: number; pureSamples: number; mappedSamples: number;
   /** Metres between the reported and the true shot spot, per matched shot with a spot. */
   locationErrors: number[];
 }
-const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, fouledOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0, locationErrors: [] });
+const zero = (): Counts => ({ gt: 0, pred: 0, matched: 0, madeOk: 0, pointsOk: 0, scorerOk: 0, scorerN: 0, teamOk: 0, teamN: 0, threeOk: 0, ftOk: 0, fouledOk: 0, assistOk: 0, assistN: 0, reboundOk: 0, reboundN: 0, jerseyOk: 0, jerseyN: 0, rows: 0, truePlayers: 0, pureSamples: 0, mappedSamples: 0, locationErrors: [] });
 
 async function ensureGame(seed: number, camera: CameraVariant): Promise<{ gt: GroundTruth; video: string }> {
   const size: SizeName = camera === "portrait" ? "portrait" : "720p";
@@ -52,8 +54,8 @@ async function ensureGame(seed: number, camera: CameraVariant): Promise<{ gt: Gr
   return { gt, video: `${base}.mp4` };
 }
 
-/** Maps each detected player to the generated person its boxes sit on most often. */
-function mapPlayers(result: AnalysisResult, gt: GroundTruth): Map<string, string> {
+/** Maps each detected player to the generated person its boxes sit on most often, with the votes behind it. */
+function mapPlayers(result: AnalysisResult, gt: GroundTruth): { mapping: Map<string, string>; votes: Map<string, Map<string, number>> } {
   const clusters = readFileSync(result.artifacts.clusters, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const votes = new Map<string, Map<string, number>>();
   for (const row of clusters) {
@@ -73,14 +75,14 @@ function mapPlayers(result: AnalysisResult, gt: GroundTruth): Map<string, string
   }
   const out = new Map<string, string>();
   for (const [p, m] of votes) out.set(p, [...m.entries()].sort((a, b) => b[1] - a[1])[0][0]);
-  return out;
+  return { mapping: out, votes };
 }
 
 function evaluate(result: AnalysisRun, gt: GroundTruth): Counts {
   const c = zero();
   c.gt = gt.shots.length;
   c.pred = result.shots.length;
-  const mapping = mapPlayers(result, gt);
+  const { mapping, votes } = mapPlayers(result, gt);
   const actions = readFileSync(result.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; start: number; end: number; player: string });
   /** A detected player as the generated person it maps to, with that person's team (for --misses). */
   const who = (k: string | null) => (k ? `${mapping.get(k) ?? "?"}/t${gt.players.find((p) => p.id === mapping.get(k))?.team ?? "?"}` : "-");
@@ -144,6 +146,14 @@ function evaluate(result: AnalysisRun, gt: GroundTruth): Counts {
     }
   }
   c.teamOk = Math.max(same, swapped);
+  c.truePlayers = gt.players.length;
+  for (const p of result.players) {
+    if (p.team_id === null) continue;
+    c.rows++;
+    const v = [...(votes.get(p.key)?.values() ?? [])];
+    c.pureSamples += v.length ? Math.max(...v) : 0;
+    c.mappedSamples += v.reduce((a, b) => a + b, 0);
+  }
   return c;
 }
 
@@ -178,9 +188,9 @@ async function main() {
   const precision = t.pred ? t.matched / t.pred : 0, recall = t.gt ? t.matched / t.gt : 0;
   const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
   console.log(`\nAccuracy on ${rows.length} generated games (${dev ? "DEV seeds" : "held-out seeds"} ${seedBase}..${seedBase + games - 1}, ${seconds}s each, cameras ${cameras.join("/")})\n`);
-  console.log("| game | gt shots | detected | matched | made ok | points ok | scorer ok | team ok |");
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.name} | ${r.c.gt} | ${r.error ? `error: ${r.error}` : r.c.pred} | ${r.c.matched} | ${r.c.madeOk} | ${r.c.pointsOk} | ${r.c.scorerOk}/${r.c.scorerN} | ${r.c.teamOk}/${r.c.teamN} |`);
+  console.log("| game | gt shots | detected | matched | made ok | points ok | scorer ok | team ok | player rows / true players | rows' samples on their own person |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.name} | ${r.c.gt} | ${r.error ? `error: ${r.error}` : r.c.pred} | ${r.c.matched} | ${r.c.madeOk} | ${r.c.pointsOk} | ${r.c.scorerOk}/${r.c.scorerN} | ${r.c.teamOk}/${r.c.teamN} | ${r.c.rows} / ${r.c.truePlayers} | ${pct(r.c.pureSamples, r.c.mappedSamples)}% |`);
   console.log("\n| metric | value | target |");
   console.log("|---|---|---|");
   console.log(`| shot precision | ${pct(t.matched, t.pred)}% | |`);
@@ -197,6 +207,8 @@ async function main() {
   console.log(`| rebounder accuracy | ${pct(t.reboundOk, t.reboundN)}% | |`);
   console.log(`| shot spot error, median / 90th percentile (m) | ${q(0.5)} / ${q(0.9)} | |`);
   console.log(`| jersey number accuracy (players with a read number) | ${pct(t.jerseyOk, t.jerseyN)}% | |`);
+  console.log(`| player rows / true players | ${t.rows} / ${t.truePlayers} | |`);
+  console.log(`| rows' track samples on their own person (under 100 %: rows that merge people) | ${pct(t.pureSamples, t.mappedSamples)}% | |`);
 }
 
 main().catch((e) => {
