@@ -4,8 +4,9 @@
 // a shorter pause enough. On a court registered from its lines (freeThrowCall) "at the line" is the
 // feet at the registered type's free-throw line and stillness is in court metres (the frame of
 // rules/court-template.ts: x from the baseline, y across, 0 in the middle). Without a registered
-// court (courtFreeFreeThrowCall) "at the line" is the shooter's distance to the rim estimated from
-// sizes in the picture (rules/distance.ts) and stillness is in the shooter's own standing heights.
+// court (courtFreeFreeThrowCall) "at the line" is the shooter's distance to the rim as sizes in the
+// picture allow it over a range of lenses (rules/distance.ts) and stillness is in the shooter's own
+// standing heights.
 import type { CourtTemplate } from "./court-template.ts";
 import type { Point } from "../types.ts";
 import { PLAYER_HEIGHT_M } from "./distance.ts";
@@ -101,10 +102,11 @@ export function freeThrowCall(input: FreeThrowInput, o = FREE_THROW_DEFAULTS): F
 
 /**
  * The same rule without a registered court (real footage where the lines were not found): the
- * shooter's distance to the rim estimated from the shooter's height and the rim's width in the
- * picture (rules/distance.ts) is the free-throw distance, and the shooter stood still for the pause,
- * measured in the shooter's own standing heights. The distance window is wide because the estimate
- * is a metre or so off (more where the lens is far from the assumed 70°), so it cannot tell the line
+ * shooter's distance to the rim, placed by the shooter's height and the rim's width in the picture
+ * (rules/distance.ts), may be the free-throw distance through some lens a video is filmed with, and
+ * the shooter stood still for the pause, measured in the shooter's own standing heights. The
+ * distance window is wide because sizes place things a metre or so off, and along the camera's axis
+ * the lens is unknown (from behind or in front the range spans metres), so it cannot tell the line
  * from a step inside or behind it: the pause has to say more than on a registered court. It is
  * longer (a free-throw routine, the ball handed over and a few dribbles with the feet set, usually
  * lasts 3 s or more; a drill's set shot is often taken sooner), and the shooter must be seen
