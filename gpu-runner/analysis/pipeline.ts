@@ -297,7 +297,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
     heightModel: fitHeightModel(tracks),
     keySamples: courtCalibrated ? obs.keySamples : null,
     court,
-    picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY },
+    picture: { width: info.width, height: info.height, scale: lb.scale, padX: lb.padX, padY: lb.padY, lensMm: info.lens35mm ?? null },
     evidence: diagnostics.shooterEvidence,
     // Real footage sees the ball in pieces (the rim's region, the scan a few times a second): the
     // release comes from the flight's fit, not from an unbroken run of sightings.

@@ -1,4 +1,5 @@
 import { FFPROBE } from "./binaries.ts";
+import { readLens35mm } from "./lens.ts";
 import { MediaError, runTool } from "./run.ts";
 
 export interface VideoInfo {
@@ -7,6 +8,8 @@ export interface VideoInfo {
   height: number;
   fps: number;
   codec: string;
+  /** The 35 mm-equivalent focal length (mm) the file says it was filmed with (media/lens.ts); null when it does not say. Observations kept before this was read lack it. */
+  lens35mm?: number | null;
 }
 
 function parseRate(rate: string | undefined): number {
@@ -40,5 +43,6 @@ export async function probe(path: string, signal?: AbortSignal): Promise<VideoIn
     height: rotated ? s.width : s.height,
     fps,
     codec: s.codec_name ?? "unknown",
+    lens35mm: await readLens35mm(path),
   };
 }

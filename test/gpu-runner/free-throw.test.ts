@@ -334,6 +334,26 @@ describe("free throws where a shot's facts are decided without a court (draftSho
     expect(near).toMatchObject({ is_free_throw: false, is_three_point: false });
   });
 
+  it("a file that names its lens places the shot through it: from behind, the stance is a free throw only where that lens puts it at the line", () => {
+    // The assumed 70° across 1280 px as a 35 mm-equivalent focal length (on the 43.27 mm diagonal).
+    const assumedMm = ((W / (2 * Math.tan((35 * Math.PI) / 180))) * 43.27) / Math.hypot(W, 720);
+    const through = (distance: number, lensMm: number) => draftShots({ ...picture(walkedIn, distance), picture: { width: W, height: 720, scale: 1, padX: 0, padY: 0, lensMm } })[0];
+    // The stances that the range of lenses left open are told apart again: 7 m a three, 2 m a two.
+    expect(through(7, assumedMm)).toMatchObject({ is_free_throw: false, is_three_point: true });
+    expect(through(2, assumedMm)).toMatchObject({ is_free_throw: false, is_three_point: false });
+    const atLine = through(4.2, assumedMm);
+    expect(atLine.is_free_throw).toBe(true);
+    expect(atLine.freeThrow!.lensMm).toBeCloseTo(assumedMm, 5);
+    expect(atLine.freeThrow!.distanceRangeM![0]).toBeGreaterThan(COURT_FREE_FREE_THROW_DEFAULTS.MIN_DISTANCE_M);
+    // The picture that looks like 2 m through the assumed lens, filmed through a 5× telephoto: the
+    // shooter stood more than four times as far from the rim.
+    const tele = through(2, 120);
+    expect(tele.distance).toBeCloseTo((2 * 120) / assumedMm, 1);
+    expect(tele).toMatchObject({ is_free_throw: false, is_three_point: true });
+    // Without a lens named, the evidence says so.
+    expect(draftShots(picture(walkedIn, 4.2))[0].freeThrow!.lensMm).toBeNull();
+  });
+
   it("a jumper at the same distance after a dribble: a two", () => {
     // Dribbling along the line until a second before the release.
     const [d] = draftShots(picture((f) => (f >= release - 10 ? spot : [spot[0] - 8 * (release - 10 - f), spot[1]]), 4.2));

@@ -85,8 +85,8 @@ export interface AttributionInput {
   keySamples: KeySample[] | null;
   /** Courts registered from their painted lines (real footage), in source pixels, and which a shot takes (rules/court-view.ts); null when none was looked for. */
   court?: CourtViewing | null;
-  /** Source picture size and the analysis-to-source scale, for the court-free distance. */
-  picture: { width: number; height: number; scale: number; padX: number; padY: number };
+  /** Source picture size and the analysis-to-source scale, for the court-free distance; `lensMm`: the 35 mm-equivalent lens the file says it was filmed with (media/lens.ts), null when it does not say. */
+  picture: { width: number; height: number; scale: number; padX: number; padY: number; lensMm?: number | null };
   /**
    * Real footage: the release is where the ball's sightings stop fitting its free flight
    * (ballisticRelease), the walk up the rise only where the flight is too thinly seen to fit. Absent
@@ -225,7 +225,9 @@ export function draftShots(a: AttributionInput): Draft[] {
         frameWidth: p.width,
         frameHeight: p.height,
       };
-      const placed = placeShotBySize(sizes);
+      // Through the lens the file names, else the assumed one.
+      const lensMm = p.lensMm ?? undefined;
+      const placed = placeShotBySize(sizes, lensMm);
       distance = placed ? Math.hypot(placed.shooter[0] - placed.rim[0], placed.shooter[1] - placed.rim[1]) : null;
       // Feet relative to the rim (a panning camera moves both alike), in the person's standing heights.
       const fromRim = (pt: Point, f: number, height: number): Point => {
@@ -244,13 +246,13 @@ export function draftShots(a: AttributionInput): Draft[] {
         const others = validIdentities.flatMap((x): SizedPerson[] => {
           const b = x.key === shooter ? null : identityBoxAt(x.trackIds, tracks, release, Math.round(fps * 0.2));
           const height = b ? medianHeight(x.trackIds, tracks) : 0;
-          const at = b && height > 0 ? placeBySize(toSrc(b.cx - p.padX), toSrc(height), PLAYER_HEIGHT_M, p.width, p.height) : null;
+          const at = b && height > 0 ? placeBySize(toSrc(b.cx - p.padX), toSrc(height), PLAYER_HEIGHT_M, p.width, p.height, lensMm) : null;
           return b && at ? [{ feet: fromRim([b.cx, b.cy + b.h / 2], release, height), before: feetBefore(x.trackIds, height, o.LINED_UP_PAUSE_S), at }] : [];
         });
         const pauseS = Math.max(o.PAUSE_S, o.LINED_UP_PAUSE_S, o.STEP_IN_WITHIN_S);
         const sized: SizedPerson = { feet: fromRim(feet, release, standing), before: feetBefore(shooterTracks, standing, pauseS), at: placed.shooter };
-        const distanceRangeM = shotDistanceRange(sizes, o.WIDEST_LENS_MM, o.LONGEST_LENS_MM);
-        freeThrow = courtFreeFreeThrowCall({ distanceM: distance, distanceRangeM, shooter: sized, rim: placed.rim, others }, o);
+        const distanceRangeM = lensMm !== undefined ? shotDistanceRange(sizes, lensMm / o.TAGGED_LENS_SPREAD, lensMm * o.TAGGED_LENS_SPREAD) : shotDistanceRange(sizes, o.WIDEST_LENS_MM, o.LONGEST_LENS_MM);
+        freeThrow = { ...courtFreeFreeThrowCall({ distanceM: distance, distanceRangeM, shooter: sized, rim: placed.rim, others }, o), lensMm: lensMm ?? null };
         is_free_throw = freeThrow.freeThrow;
       }
       is_three_point = !is_free_throw && distance !== null && distance > THREE_POINT_DISTANCE_M;

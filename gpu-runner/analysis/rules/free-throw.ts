@@ -59,6 +59,8 @@ export interface FreeThrowCall {
   steppedIn?: boolean;
   /** Without a registered court only: the distances (m) the picture allows over the lenses the rule considers. */
   distanceRangeM?: [number, number] | null;
+  /** Without a registered court only: the 35 mm-equivalent lens the file names (mm), which `distanceM` and the range were measured through (draftShots adds it); null: the assumed lens and the range of lenses. */
+  lensMm?: number | null;
 }
 
 /**
@@ -123,6 +125,8 @@ export const COURT_FREE_FREE_THROW_DEFAULTS = {
   WIDEST_LENS_MM: 13,
   /** …to its 5× telephoto (120 mm); gym and stock cameras zoom further, which this leaves out. */
   LONGEST_LENS_MM: 120,
+  /** When the file names its lens (media/lens.ts), the range is that lens over and times this: a stabilised or digitally zoomed picture is cropped from the sensor's, so it sees through a somewhat longer lens than the tag says, and sizes place things a little off. */
+  TAGGED_LENS_SPREAD: 1.25,
   /** Stood still: the feet, taken relative to the rim in the picture (a panning camera moves both alike), stayed within this many of the shooter's standing heights of where they were at the release (FREE_THROW_DEFAULTS' 0.5 m over a 1.8 m player)… */
   STILL_RADIUS_HEIGHTS: FREE_THROW_DEFAULTS.STILL_RADIUS_M / PLAYER_HEIGHT_M,
   /** …for at least this long (s) before it, seen on at least PAUSE_SEEN_SHARE of those frames. */
@@ -150,7 +154,7 @@ export interface SizedPerson {
 export interface CourtFreeFreeThrowInput {
   /** The shooter's estimated distance to the rim through the assumed lens (m; null: no estimate), for the evidence. */
   distanceM: number | null;
-  /** The distances the picture allows over WIDEST_LENS_MM–LONGEST_LENS_MM (rules/distance.ts shotDistanceRange; null: no estimate): what "at the line" is judged on. */
+  /** The distances the picture allows over WIDEST_LENS_MM–LONGEST_LENS_MM, or around the lens the file names (rules/distance.ts shotDistanceRange; null: no estimate): what "at the line" is judged on. */
   distanceRangeM: [number, number] | null;
   shooter: SizedPerson;
   /** The rim placed by its width, in the frame of `shooter.at`. */
