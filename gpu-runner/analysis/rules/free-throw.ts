@@ -152,7 +152,7 @@ export interface SizedPerson {
 }
 
 export interface CourtFreeFreeThrowInput {
-  /** The shooter's estimated distance to the rim through the assumed lens (m; null: no estimate), for the evidence. */
+  /** The shooter's estimated distance to the rim through the assumed lens, or the one the file names (m; null: no estimate), for the evidence. */
   distanceM: number | null;
   /** The distances the picture allows over WIDEST_LENS_MM–LONGEST_LENS_MM, or around the lens the file names (rules/distance.ts shotDistanceRange; null: no estimate): what "at the line" is judged on. */
   distanceRangeM: [number, number] | null;
