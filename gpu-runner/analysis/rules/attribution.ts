@@ -226,7 +226,7 @@ export function draftShots(a: AttributionInput): Draft[] {
         frameHeight: p.height,
       };
       // Through the lens the file names, else the assumed one.
-      const lensMm = p.lensMm ?? undefined;
+      const lensMm = p.lensMm ?? null;
       const placed = placeShotBySize(sizes, lensMm);
       distance = placed ? Math.hypot(placed.shooter[0] - placed.rim[0], placed.shooter[1] - placed.rim[1]) : null;
       // Feet relative to the rim (a panning camera moves both alike), in the person's standing heights.
@@ -251,8 +251,9 @@ export function draftShots(a: AttributionInput): Draft[] {
         });
         const pauseS = Math.max(o.PAUSE_S, o.LINED_UP_PAUSE_S, o.STEP_IN_WITHIN_S);
         const sized: SizedPerson = { feet: fromRim(feet, release, standing), before: feetBefore(shooterTracks, standing, pauseS), at: placed.shooter };
-        const distanceRangeM = lensMm !== undefined ? shotDistanceRange(sizes, lensMm / o.TAGGED_LENS_SPREAD, lensMm * o.TAGGED_LENS_SPREAD) : shotDistanceRange(sizes, o.WIDEST_LENS_MM, o.LONGEST_LENS_MM);
-        freeThrow = { ...courtFreeFreeThrowCall({ distanceM: distance, distanceRangeM, shooter: sized, rim: placed.rim, others }, o), lensMm: lensMm ?? null };
+        const [widestMm, longestMm] = lensMm !== null ? [lensMm / o.TAGGED_LENS_SPREAD, lensMm * o.TAGGED_LENS_SPREAD] : [o.WIDEST_LENS_MM, o.LONGEST_LENS_MM];
+        const distanceRangeM = shotDistanceRange(sizes, widestMm, longestMm);
+        freeThrow = { ...courtFreeFreeThrowCall({ distanceM: distance, distanceRangeM, shooter: sized, rim: placed.rim, others }, o), lensMm };
         is_free_throw = freeThrow.freeThrow;
       }
       is_three_point = !is_free_throw && distance !== null && distance > THREE_POINT_DISTANCE_M;

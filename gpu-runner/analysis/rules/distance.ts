@@ -19,8 +19,8 @@ const FIELD_OF_VIEW_DEG = 70;
 const FULL_FRAME_DIAGONAL_MM = 43.27;
 
 /** The focal length in pixels: of a 35 mm-equivalent lens (`lensMm`), else of the assumed field of view. */
-function focalPx(frameWidth: number, frameHeight: number, lensMm?: number): number {
-  if (lensMm !== undefined) return (Math.hypot(frameWidth, frameHeight) * lensMm) / FULL_FRAME_DIAGONAL_MM;
+function focalPx(frameWidth: number, frameHeight: number, lensMm?: number | null): number {
+  if (lensMm != null) return (Math.hypot(frameWidth, frameHeight) * lensMm) / FULL_FRAME_DIAGONAL_MM;
   return Math.max(frameWidth, frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
 }
 
@@ -38,10 +38,10 @@ export interface CourtFreeShot {
 /**
  * Where a thing of known size stands, seen from the camera: [across (m, right of the picture's
  * middle), depth (m)], from its size in pixels (`sizePx` for `sizeM`) and its centre across the
- * picture (`x`, source pixels), through a 35 mm-equivalent lens of `lensMm` (else the assumed field
- * of view); null without a size. `across` is the same through any lens.
+ * picture (`x`, source pixels), through a 35 mm-equivalent lens of `lensMm` (absent or null: the
+ * assumed field of view); null without a size. `across` is the same through any lens.
  */
-export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth: number, frameHeight: number, lensMm?: number): Point | null {
+export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth: number, frameHeight: number, lensMm?: number | null): Point | null {
   if (!(sizePx > 0)) return null;
   const f = focalPx(frameWidth, frameHeight, lensMm);
   const depth = (f * sizeM) / sizePx;
@@ -49,13 +49,13 @@ export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth
 }
 
 /** The shooter (standing `playerHeight` px tall) and the rim placed by their sizes, in the frame of placeBySize; null when either has no size. */
-export function placeShotBySize(s: CourtFreeShot, lensMm?: number): { shooter: Point; rim: Point } | null {
+export function placeShotBySize(s: CourtFreeShot, lensMm?: number | null): { shooter: Point; rim: Point } | null {
   const shooter = placeBySize(s.feet[0], s.playerHeight, PLAYER_HEIGHT_M, s.frameWidth, s.frameHeight, lensMm);
   const rim = placeBySize(s.rim.cx, s.rim.w, RIM_WIDTH_M, s.frameWidth, s.frameHeight, lensMm);
   return shooter && rim ? { shooter, rim } : null;
 }
 
-export function estimateShotDistance(s: CourtFreeShot, lensMm?: number): number | null {
+export function estimateShotDistance(s: CourtFreeShot, lensMm?: number | null): number | null {
   const at = placeShotBySize(s, lensMm);
   return at ? Math.hypot(at.shooter[0] - at.rim[0], at.shooter[1] - at.rim[1]) : null;
 }
