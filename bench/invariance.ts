@@ -6,13 +6,16 @@
 // copy's observations are kept there (as bench:realclips keeps them) and replayed on later runs, so
 // a change to the rules after the observation (`--set group.NAME=value`, or code) is checked on
 // every copy in seconds. Each clip also gets camera-motion copies cut from its 720p copy (a handheld
-// sway and a pan, invariance-copies.ts MOTION_COPIES; `--strong` adds STRONG_MOTION_COPIES).
+// sway and a pan, invariance-copies.ts MOTION_COPIES; `--strong` adds STRONG_MOTION_COPIES). Where
+// the 720p copy places shots on a registered court, each copy's spots for the same shots are compared
+// with its (the same court seen through another picture: they should not move).
 //   npx tsx bench/invariance.ts [--clips name,name] [--observations DIR] [--set group.NAME=value] [--strong]
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AnalysisError, analyzeGame, type AnalysisSettings } from "../gpu-runner/analysis/pipeline.ts";
 import { probe } from "../gpu-runner/media/probe.ts";
-import { type ReleasedShot, sameShots } from "../gpu-runner/analysis/metrics.ts";
+import { type ReleasedShot, sameShots, SHOT_METRICS_DEFAULTS } from "../gpu-runner/analysis/metrics.ts";
+import { COURT_TEMPLATES, type CourtTypeId } from "../contract/court-types.ts";
 import { commandLine, printTable, runBench } from "./lib.ts";
 import { COPIES, exportCopy, exportMotionCopy, MOTION_COPIES, REFERENCE_COPY, STRONG_MOTION_COPIES } from "./invariance-copies.ts";
 import { REALCLIPS_DIR, tuningClips } from "./realclips-manifest.ts";
@@ -25,27 +28,62 @@ const models = new AnalysisModels();
 const OUT = path.resolve("bench/out/invariance");
 const DEFAULT_CLIPS = ["chonyy_outdoor_handheld_1shot", "jbardelli_gym_side_1shot", "lreithmayr_gym_side_1shot", "chonyy_outdoor_5shots"];
 
-/** A copy's shots, or the code it failed with; observed afresh, or replayed from `observations` where kept there. */
-async function shotsOf(file: string, settings: AnalysisSettings, observations: string | null): Promise<ReleasedShot[] | string> {
-  return (await analyseCopy(file, settings, observations)).shots;
+/** A shot's place on the court (metres across from the left sideline and from the baseline) and the court type it was measured on; null when it has none. */
+type CourtSpot = { m: [number, number]; type: CourtTypeId } | null;
+/** What a copy's analysis gave: its shots (or the code it failed with) and each shot's court spot. */
+interface CopyResult { shots: ReleasedShot[] | string; spots: CourtSpot[] }
+
+/** A copy's shots and spots; observed afresh, or replayed from `observations` where kept there. */
+async function shotsOf(file: string, settings: AnalysisSettings, observations: string | null): Promise<CopyResult> {
+  const { shots, spots } = await analyseCopy(file, settings, observations);
+  return { shots, spots };
 }
 
-/** A copy's shots (or the code it failed with) and where its first kept hoop is, as a fraction of the width. */
-async function analyseCopy(file: string, settings: AnalysisSettings, observations: string | null): Promise<{ shots: ReleasedShot[] | string; hoopX: number | null }> {
+/** A copy's shots (or the code it failed with), their court spots, and where its first kept hoop is, as a fraction of the width. */
+async function analyseCopy(file: string, settings: AnalysisSettings, observations: string | null): Promise<CopyResult & { hoopX: number | null }> {
   const name = path.basename(file, ".mp4");
   const workDir = path.join(OUT, `work-${name}`);
   try {
     const video = await probe(file);
     const r = observations ? await analyzeKeepingObservations(file, video, workDir, settings, observations, name) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
     const firstRow = JSON.parse(readFileSync(r.artifacts.hoops, "utf8").split("\n")[0]) as { hoops: Array<{ x: number }> };
-    return { shots: r.shots.map((s) => ({ start: s.start_seconds, made: s.made })), hoopX: firstRow.hoops[0]?.x ?? null };
+    const spots = r.shots.map((s): CourtSpot => {
+      const w = s.location.shot_world_normed, t = s.court && COURT_TEMPLATES[s.court.type];
+      return w && t ? { m: [w[0] * t.width, w[1] * t.halfLength], type: t.id } : null;
+    });
+    return { shots: r.shots.map((s) => ({ start: s.start_seconds, made: s.made })), spots, hoopX: firstRow.hoops[0]?.x ?? null };
   } catch (e) {
-    if (e instanceof AnalysisError) return { shots: e.code, hoopX: null };
+    if (e instanceof AnalysisError) return { shots: e.code, spots: [], hoopX: null };
     throw e;
   }
 }
 
 const show = (s: ReleasedShot[] | string) => (typeof s === "string" ? s : s.map((x) => `${x.start.toFixed(2)}${x.made ? " made" : " missed"}`).join(", ") || "none");
+
+/**
+ * Where a copy places the shots on the court against the reference copy: of the reference's shots
+ * with a court spot, how many the copy places too (a shot released within the same-release window,
+ * on the same court type), how far apart the two spots are (metres, median / largest), and how many
+ * of the copy's shots were placed on another rule book. A camera that moves sees the same court: its
+ * spots should be the reference's.
+ */
+function spotsAgainst(copy: CopyResult, reference: CopyResult): string {
+  if (typeof reference.shots === "string" || typeof copy.shots === "string") return "–";
+  const placed = reference.spots.flatMap((spot, i) => (spot ? [{ spot, start: (reference.shots as ReleasedShot[])[i].start }] : []));
+  if (!placed.length) return "–";
+  const apart: number[] = [];
+  for (const r of placed) {
+    const k = copy.shots.findIndex((s) => Math.abs(s.start - r.start) <= SHOT_METRICS_DEFAULTS.SAME_RELEASE_S + 1e-6);
+    const c = k >= 0 ? copy.spots[k] : null;
+    if (c && c.type === r.spot.type) apart.push(Math.hypot(c.m[0] - r.spot.m[0], c.m[1] - r.spot.m[1]));
+  }
+  apart.sort((a, b) => a - b);
+  const m = (x: number) => x.toFixed(2);
+  // Any of the copy's shots on another rule book than the reference's court: a wrong registration.
+  const types = new Set(placed.map((p) => p.spot.type));
+  const otherBook = copy.spots.filter((c) => c && !types.has(c.type)).length;
+  return `${apart.length} of ${placed.length}${apart.length ? `, ${m(apart[Math.floor((apart.length - 1) / 2)])} / ${m(apart[apart.length - 1])} m` : ""}${otherBook ? `; ${otherBook} shot(s) on another rule book` : ""}`;
+}
 
 function agrees(a: ReleasedShot[] | string, b: ReleasedShot[] | string): boolean {
   if (typeof a === "string" || typeof b === "string") return a === b;
@@ -70,11 +108,17 @@ async function main() {
   for (const name of names) {
     const clip = tuningClips().find((c) => c.file.includes(name));
     if (!clip) throw new Error(`${name} is not a tuning clip`);
-    const found = new Map<string, ReleasedShot[] | string>();
+    const found = new Map<string, CopyResult>();
     const referenceFile = exportCopy(path.join(REALCLIPS_DIR, clip.file), name, COPIES.find((v) => v.label === REFERENCE_COPY)!, OUT);
-    const { shots: reference, hoopX } = await analyseCopy(referenceFile, settings, observations);
+    const { hoopX, ...reference } = await analyseCopy(referenceFile, settings, observations);
     for (const v of COPIES) found.set(v.label, v.label === REFERENCE_COPY ? reference : await shotsOf(exportCopy(path.join(REALCLIPS_DIR, clip.file), name, v, OUT), settings, observations));
-    const label = (v: string) => ({ clip: name, copy: v, shots: show(found.get(v)!), [`agrees with ${REFERENCE_COPY}`]: v === REFERENCE_COPY ? "–" : agrees(found.get(v)!, reference) ? "yes" : "NO" });
+    const label = (v: string) => ({
+      clip: name,
+      copy: v,
+      shots: show(found.get(v)!.shots),
+      [`agrees with ${REFERENCE_COPY}`]: v === REFERENCE_COPY ? "–" : agrees(found.get(v)!.shots, reference.shots) ? "yes" : "NO",
+      [`court spots: placed of ${REFERENCE_COPY}'s, apart median / max`]: v === REFERENCE_COPY ? `${reference.spots.filter(Boolean).length} placed` : spotsAgainst(found.get(v)!, reference),
+    });
     for (const v of COPIES) rows.push(label(v.label));
     // The camera-motion copies are cut from the 720p copy; a pan keeps the reference's hoop in the picture.
     for (const v of [...MOTION_COPIES, ...(strong ? STRONG_MOTION_COPIES : [])]) {
