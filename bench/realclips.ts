@@ -158,7 +158,8 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * and observation settings replay that through assembleRealObservations and analyzeObservations,
  * so sweeping the ball-path, rim-play and attempt settings costs seconds, not a model pass. The
  * replay gives the same shots as a fresh run (JSON keeps every number exactly). Observations kept
- * before the court pass measured the pictures' motion (issue 25, `camera_setup`) get the court pass
+ * before the court pass measured the pictures' motion picture by picture (issue 25, `camera_setup`
+ * and the camera followed over time) get the court pass
  * run again (decoding and registration only, about 20 s over all 79 clips) and written back, so
  * they replay as a fresh run would place the shots. The bench submits default options, so the
  * court pass runs with `camera_setup: fixed` (kept files hold that pass).
@@ -170,7 +171,7 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   let obs: Observations;
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[]; courtMotion?: PictureMotion };
-    if (!kept.courtMotion) {
+    if (!kept.courtMotion?.steps) {
       const court = await observeCourtViews(videoFrames(videoPath, video.width, video.height), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds });
       Object.assign(kept, { courtViews: court.views, courtMotion: court.motion });
       writeFileSync(`${file}.part`, JSON.stringify(kept));

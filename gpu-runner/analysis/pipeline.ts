@@ -64,10 +64,17 @@ export interface AnalysisDiagnostics {
   shooterEvidence: ShooterEvidence[];
   /**
    * How the shots were placed on the registered court (rules/court-view.ts): the camera hint, the
-   * views, why one view or the nearest was used, and the pictures' measured motion; null when the
-   * court was not looked for (a whole-frame detector) or the run failed before.
+   * views, why one view or the nearest was used, the pictures' measured motion, and how many
+   * stretches the camera was followed over (a cut or a pan past the search begins a new one; null
+   * for observations kept before the pictures' steps were measured); null when the court was not
+   * looked for (a whole-frame detector) or the run failed before.
    */
-  court: { camera_setup: string; views: number; why: CourtViewingWhy; one_view_s: number | null; view_spread_m: number | null; motion: PictureMotion | null } | null;
+  court: { camera_setup: string; views: number; why: CourtViewingWhy; one_view_s: number | null; view_spread_m: number | null; motion: Omit<PictureMotion, "steps"> | null; camera_stretches: number | null } | null;
+}
+
+/** The court pass's motion as the diagnostics report it: the summary, not every picture's step. */
+function summariseMotion({ pictures, maxShiftShare, maxChangedShare }: PictureMotion): Omit<PictureMotion, "steps"> {
+  return { pictures, maxShiftShare, maxChangedShare };
 }
 
 /** analyzeGame's answer: the result the job reports, and the run's diagnostics beside it. */
@@ -281,7 +288,7 @@ export async function analyzeObservations(input: Pick<AnalyzeInput, "workDir" | 
 
   // Which registered view places each shot: one for a fixed camera whose pictures stayed put, else the nearest (rules/court-view.ts).
   const court = obs.courtViews ? planCourtViews(obs.courtViews, input.options?.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup, obs.courtMotion) : null;
-  diagnostics.court = court && { camera_setup: input.options?.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup, views: court.views.length, why: court.why, one_view_s: court.oneView ? round3(court.oneView.frame / fps) : null, view_spread_m: court.viewSpreadM, motion: obs.courtMotion ?? null };
+  diagnostics.court = court && { camera_setup: input.options?.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup, views: court.views.length, why: court.why, one_view_s: court.oneView ? round3(court.oneView.frame / fps) : null, view_spread_m: court.viewSpreadM, motion: obs.courtMotion ? summariseMotion(obs.courtMotion) : null, camera_stretches: court.path ? new Set(court.path.map((p) => p.stretch)).size : null };
   // A shot's `evidence.court_view` in actions.jsonl: the picture (s) whose view placed it, and why that one.
   const courtViewEvidence = (frame: number | null) => (frame === null || !court ? null : { s: round3(frame / fps), why: court.why });
   const attributionInput = {

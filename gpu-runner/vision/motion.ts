@@ -158,9 +158,10 @@ export const PICTURE_SHIFT_DEFAULTS = {
  * pixels (a multiple of 4) that lines it up, `picture(x + dx, y + dy) ≈ reference(x, y)`, searched
  * up to `maxShiftShare` of the width and height each way on 4×4 block means, and the share of the
  * overlap still changed after it (players moving over a fixed floor; most of it after a cut or a pan
- * past the search range). A camera on a tripod gives (0, 0) and a small share.
+ * past the search range). A camera on a tripod gives (0, 0) and a small share. `atLimit`: the shift
+ * found is at the edge of the search, where a larger one would have been cut short.
  */
-export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<number>, W: number, H: number, maxShiftShare = 0.15): { dx: number; dy: number; changedShare: number } {
+export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<number>, W: number, H: number, maxShiftShare = 0.15): { dx: number; dy: number; changedShare: number; atLimit: boolean } {
   const w = W >> 2, h = H >> 2;
   const a = blockMeans4(picture, W, H, new Float32Array(w * h)), b = blockMeans4(reference, W, H, new Float32Array(w * h));
   const rx = Math.ceil(maxShiftShare * w), ry = Math.ceil(maxShiftShare * h);
@@ -183,5 +184,7 @@ export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<nu
       if (Math.abs(a[(y + best.dy) * w + x + best.dx] - b[y * w + x]) > PICTURE_SHIFT_DEFAULTS.CHANGED_LUMA) changed++;
       n++;
     }
-  return { dx: 4 * best.dx, dy: 4 * best.dy, changedShare: n ? changed / n : 1 };
+  // A shift at the edge of the search may be a larger one cut short (a fast pan): not a measurement.
+  const atLimit = Math.abs(best.dx) === rx || Math.abs(best.dy) === ry;
+  return { dx: 4 * best.dx, dy: 4 * best.dy, changedShare: n ? changed / n : 1, atLimit };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
-import { COURT_CAMERA_DEFAULTS, COURT_VIEW_MATCH_DEFAULTS, courtViewAt, planCourtViews, viewDisagreementM, viewForFrame, type CourtView, type PictureMotion } from "../../gpu-runner/analysis/rules/court-view.ts";
+import { cameraPath, COURT_CAMERA_DEFAULTS, COURT_VIEW_MATCH_DEFAULTS, courtViewAt, planCourtViews, viewDisagreementM, viewForFrame, type CourtView, type PictureMotion, type PictureStep } from "../../gpu-runner/analysis/rules/court-view.ts";
 import { COURT_VIEW_DEFAULTS, observeCourtViews } from "../../gpu-runner/analysis/observe/court-views.ts";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
 import { COURT_TEMPLATES, courtLines } from "../../gpu-runner/analysis/rules/court-template.ts";
@@ -94,6 +94,51 @@ describe("camera_setup: one view for a fixed camera, the nearest for a moving on
     expect(planCourtViews([], "fixed", STILL)).toMatchObject({ why: "no_views", oneView: null });
   });
 
+  it("a moving camera is followed picture by picture: a cut, a zoom or a pan past the search begins a new stretch", () => {
+    const step = (frame: number, dx: number, dy: number, changedShare = 0.1, atLimit = false): PictureStep => ({ frame, fromPrevious: { dx, dy, changedShare, atLimit } });
+    const steps: PictureStep[] = [
+      { frame: 0, fromPrevious: null },
+      step(30, 8, -2),
+      step(60, 10, 0),
+      step(90, 4, 4, COURT_CAMERA_DEFAULTS.MAX_CHANGED_SHARE + 0.1), // a cut
+      step(120, -6, 0),
+      step(150, 60, 0, 0.2, true), // a pan faster than the search
+      step(180, 2, 2),
+    ];
+    expect(cameraPath(steps)).toEqual([
+      { frame: 0, stretch: 0, offset: [0, 0] },
+      { frame: 30, stretch: 0, offset: [8, -2] },
+      { frame: 60, stretch: 0, offset: [18, -2] },
+      { frame: 90, stretch: 1, offset: [0, 0] },
+      { frame: 120, stretch: 1, offset: [-6, 0] },
+      { frame: 150, stretch: 2, offset: [0, 0] },
+      { frame: 180, stretch: 2, offset: [2, 2] },
+    ]);
+    // The setting is the fixed camera's: a looser one keeps the cut's picture in the stretch.
+    expect(cameraPath(steps, { MAX_CHANGED_SHARE: 0.9 })[3]).toEqual({ frame: 90, stretch: 0, offset: [22, 2] });
+
+    const fps = 15;
+    const plan = planCourtViews([{ frame: 0, type: "fiba", h: H0 }, { frame: 120, type: "fiba", h: shifted(H0, 40, 0) }], "handheld", { ...STILL, steps });
+    expect(plan.path).toHaveLength(steps.length);
+    // A shot by the picture at 2 s takes the view of 0 s moved by the camera's 18 px right, 2 up since.
+    const carried = viewForFrame(plan, 62, fps)!;
+    expect(carried.frame).toBe(0);
+    expect(carried.h).toEqual(shifted(H0, 18, -2));
+    // After the cut the view of 0 s no longer places shots, though it is within MAX_AGE_S: the view of 8 s does, moved back to the picture of 6 s.
+    expect(viewForFrame(plan, 88, fps)).toMatchObject({ frame: 120, h: shifted(shifted(H0, 40, 0), 6, 0) });
+    // After the fast pan nothing registered: no court, where the nearest view would have been 2 s and a swing away.
+    expect(courtViewAt(plan.views, 150, fps)!.frame).toBe(120);
+    expect(viewForFrame(plan, 150, fps)).toBeNull();
+    expect(viewForFrame(plan, 180, fps)).toBeNull();
+    // Observations kept before the steps were measured: the nearest view as registered, across the
+    // cut and the camera's movement (as before the camera was followed).
+    const old = planCourtViews(plan.views, "handheld", STILL);
+    expect(old.path).toBeNull();
+    expect(viewForFrame(old, 40, fps)).toEqual(plan.views[0]);
+    expect(viewForFrame(old, 62, fps)).toEqual(plan.views[1]);
+    expect(viewForFrame(old, 180, fps)).toEqual(plan.views[1]);
+  });
+
   it("a picture's shift is found; a player moving over a still floor is no shift", () => {
     const W = 160, H = 96;
     const random = seededRandom(3);
@@ -156,6 +201,30 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     const basket = applyHomography(late.h, [COURT_TEMPLATES.fiba.basketFromBaseline, 0]);
     const movedBasket = applyHomography(shifted(truth, 24, 0), [COURT_TEMPLATES.fiba.basketFromBaseline, 0]);
     expect(Math.hypot(basket[0] - movedBasket[0], basket[1] - movedBasket[1])).toBeLessThan(6);
+  }, 60_000);
+
+  it("a handheld camera is followed from the picture its view was registered on to the pictures where none was", async () => {
+    // The camera drifts 8 px right and 4 px down a picture (the court's pixels move left and up). Only
+    // the first picture's view is kept, as where players hide the lines in the others.
+    const drift = (k: number): H3 => shifted(truth, -8 * k, -4 * k);
+    const frames = Array.from({ length: 10 }, (_, s) => {
+      const k = Math.floor(s / COURT_VIEW_DEFAULTS.EVERY_S);
+      return picture(drift(k));
+    });
+    const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "handheld", durationS: 10 });
+    expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, [-8, -4], [-8, -4], [-8, -4], [-8, -4]]);
+    const first = pass.views.find((v) => v.frame === 0)!;
+    expect(first).toBeDefined();
+    const plan = planCourtViews([first], "handheld", pass.motion);
+    // A shot at 5 s (the picture of 4 s, 16 px left and 8 up of the first) is placed on the court where it is in that picture.
+    const view = viewForFrame(plan, 5 * 15, 15)!;
+    expect(view.frame).toBe(0);
+    const lm = COURT_TEMPLATES.fiba.basketFromBaseline;
+    for (const p of [[lm, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
+      const got = applyHomography(view.h, p), want = applyHomography(drift(2), p), asRegistered = applyHomography(first.h, p);
+      expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
+      expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(15);
+    }
   }, 60_000);
 
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {

@@ -1,8 +1,9 @@
 // The court as the camera saw it over the video (issue 25, point 1): a small picture every
 // few seconds, registered from its painted lines (analysis/observe/court-registration.ts), and how
-// far each picture moved against the first (vision/motion.ts, pictureShift). Pictures where the
-// court is not registered give no view. How the shots then take the views — one view for a fixed
-// camera, the nearest for a moving one — is rules/court-view.ts (planCourtViews).
+// far each picture moved against the first and against the one before (vision/motion.ts,
+// pictureShift). Pictures where the court is not registered give no view. How the shots then take
+// the views — one view for a fixed camera, for a moving one the nearest, carried along the camera's
+// path — is rules/court-view.ts (planCourtViews, viewForFrame).
 //
 // The submit's `camera_setup` (handed in) decides how many pictures are registered: a camera that
 // moves needs a view every EVERY_S; a fixed one sees one court, so a long video is sampled at most
@@ -16,7 +17,7 @@ import { letterboxFor, type FrameSource, type TimeRange } from "../../media/fram
 import { lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture, unletterboxRegistration } from "./court-registration.ts";
-import { planCourtViews, type CourtView, type PictureMotion } from "../rules/court-view.ts";
+import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
 
 export const COURT_VIEW_DEFAULTS = {
   /** One picture every this many seconds (registration costs about half a second of CPU each). */
@@ -63,11 +64,13 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
   const W = o.WORK_WIDTH, H = Math.max(2, Math.round((height * W) / width / 2) * 2);
   const lb = letterboxFor(width, height, W, H);
   const views: CourtView[] = [];
-  const motion: PictureMotion = { pictures: 0, maxShiftShare: 0, maxChangedShare: 0 };
-  let first: Uint8Array | null = null;
+  const steps: PictureStep[] = [];
+  const motion: PictureMotion = { pictures: 0, maxShiftShare: 0, maxChangedShare: 0, steps };
+  let first: Uint8Array | null = null, previous: Uint8Array | null = null;
   const startS = opts.range?.startS ?? 0;
   for await (const f of source.wholeFrames({ width: W, height: H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
     const luma = lumaOfRgb(f.rgb, W * H);
+    const frame = Math.round((startS + f.index * everyS) * fps);
     motion.pictures++;
     if (!first) first = luma;
     else {
@@ -75,8 +78,12 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
       motion.maxShiftShare = Math.max(motion.maxShiftShare, Math.hypot(m.dx, m.dy) / W);
       motion.maxChangedShare = Math.max(motion.maxChangedShare, m.changedShare);
     }
+    // Against the picture before, so a moving camera can be followed (rules/court-view.ts, cameraPath); in source pixels.
+    const step = previous && pictureShift(luma, previous, W, H);
+    steps.push({ frame, fromPrevious: step && { dx: step.dx / lb.scale, dy: step.dy / lb.scale, changedShare: step.changedShare, atLimit: step.atLimit } });
+    previous = luma;
     const r = registerPicture(f.rgb, W, H);
-    if (r) views.push({ frame: Math.round((startS + f.index * everyS) * fps), type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
+    if (r) views.push({ frame, type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
   }
   return { views, motion };
 }

@@ -1,8 +1,11 @@
 // Which registered view of the court a shot is placed with (issue 25). The court pass
-// (observe/court-views.ts) registers a picture every few seconds. A camera that moves (the submit's
-// `camera_setup` `panning` or `handheld`) gives each shot the view nearest its release, if one was
-// registered close enough in time: a panning camera's view a minute away says nothing about this
-// shot. A `fixed` camera sees one court for the whole video, so one view places every shot
+// (observe/court-views.ts) registers a picture every few seconds and measures how each picture moved
+// against the one before. A camera that moves (the submit's `camera_setup` `panning` or `handheld`)
+// gives each shot the view nearest its release, if one was registered close enough in time (a
+// panning camera's view a minute away says nothing about this shot), carried along the camera's
+// path to the picture nearest the release (cameraPath): a sway or a slow pan since the view moves
+// the court with it, and a cut or a pan past the search leaves the shot without the views before
+// it. A `fixed` camera sees one court for the whole video, so one view places every shot
 // (planCourtViews) — but only when the pictures show it: a "fixed" hint (the submit's default) on
 // a picture that moves, or on views that do not agree, falls back to the nearest view, so the hint
 // never makes a result worse unseen (the plan's `why` goes into the run's diagnostics).
@@ -19,6 +22,18 @@ export interface CourtView {
 }
 
 /**
+ * One picture of the court pass against the picture before it (vision/motion.ts, pictureShift): how
+ * far the court's pixels moved (source pixels: a point at p there is at p + (dx, dy) here), the
+ * share of the picture that still differed once lined up, and whether the shift found was at the
+ * edge of the search (a larger move cut short). Null for the pass's first picture.
+ */
+export interface PictureStep {
+  /** Analysis frame (at the analysis rate) of the picture. */
+  frame: number;
+  fromPrevious: { dx: number; dy: number; changedShare: number; atLimit: boolean } | null;
+}
+
+/**
  * How much the picture moved over the court pass's pictures, measured on the pictures themselves
  * (vision/motion.ts, pictureShift, each picture against the pass's first): the largest shift, as a
  * share of the picture's width, and the largest share of the picture that still differed after it.
@@ -28,6 +43,20 @@ export interface PictureMotion {
   pictures: number;
   maxShiftShare: number;
   maxChangedShare: number;
+  /** Each picture against the one before, for following a moving camera (cameraPath); absent in observations kept before it was measured. */
+  steps?: PictureStep[];
+}
+
+/**
+ * Where the camera pointed at one picture of the court pass: pictures that line up with the one
+ * before (by their shift) are one stretch of the video, and the picture's offset is the sum of the
+ * shifts since the stretch began (source pixels). A court point drawn at p in a picture of the
+ * stretch is at p + (offset there − offset here) in another.
+ */
+export interface CameraPlace {
+  frame: number;
+  stretch: number;
+  offset: Pt;
 }
 
 export const COURT_VIEW_MATCH_DEFAULTS = {
@@ -43,7 +72,8 @@ export const COURT_CAMERA_DEFAULTS = {
   MAX_PICTURE_SHIFT_SHARE: 0.012,
   /**
    * …and, lined up, at most this share of it differs (players move over a fixed floor; a zoom, a
-   * cut or a pan past the search range changes most of the picture).
+   * cut or a pan past the search range changes most of the picture). A moving camera's picture that
+   * differs more from the one before begins a new stretch of its path (cameraPath).
    */
   MAX_CHANGED_SHARE: 0.5,
   /** Every two registered views must place the court's key and arc top within this of each other (m). */
@@ -62,6 +92,8 @@ export type CourtViewingWhy =
 
 export interface CourtViewing {
   views: CourtView[];
+  /** The camera followed picture by picture (cameraPath); null when the pictures' steps were not measured (each shot then takes the nearest view as registered). */
+  path: CameraPlace[] | null;
   /** The one view every shot takes (fixed camera), or null: each shot takes the view nearest its release. */
   oneView: CourtView | null;
   why: CourtViewingWhy;
@@ -76,9 +108,53 @@ export function courtViewAt(views: CourtView[], frame: number, fps: number, maxA
   return best;
 }
 
-/** The view a shot (or a frame of its run-up) is placed with: the one view, else the nearest. */
+/**
+ * The camera followed over the court pass's pictures: a new stretch begins where a picture does
+ * not line up with the one before — most of it still differs (MAX_CHANGED_SHARE: a cut, a zoom) or
+ * the shift is at the edge of the search (a pan faster than it reaches) — since no offset carries a
+ * view across such a change; within a stretch the shifts add up.
+ */
+export function cameraPath(steps: PictureStep[], settings: Partial<CourtCameraSettings> = {}): CameraPlace[] {
+  const o = { ...COURT_CAMERA_DEFAULTS, ...settings };
+  const out: CameraPlace[] = [];
+  for (const s of steps) {
+    const before = out[out.length - 1], m = s.fromPrevious;
+    if (!before || !m || m.atLimit || m.changedShare > o.MAX_CHANGED_SHARE) out.push({ frame: s.frame, stretch: before ? before.stretch + 1 : 0, offset: [0, 0] });
+    else out.push({ frame: s.frame, stretch: before.stretch, offset: [before.offset[0] + m.dx, before.offset[1] + m.dy] });
+  }
+  return out;
+}
+
+/** The view h of a picture moved by (dx, dy) pixels: what the same court looks like after the camera turned. */
+function movedView(h: H3, dx: number, dy: number): H3 {
+  return [h[0] + dx * h[6], h[1] + dx * h[7], h[2] + dx * h[8], h[3] + dy * h[6], h[4] + dy * h[7], h[5] + dy * h[8], h[6], h[7], h[8]];
+}
+
+/** The picture of the path nearest `frame` (the earlier on a tie), or null on an empty path. */
+function nearestPlace(path: CameraPlace[], frame: number): CameraPlace | null {
+  let best: CameraPlace | null = null;
+  for (const p of path) if (!best || Math.abs(p.frame - frame) < Math.abs(best.frame - frame)) best = p;
+  return best;
+}
+
+/**
+ * The view a shot (or a frame of its run-up) is placed with: the one view of a fixed camera; else,
+ * with the camera followed (viewing.path), the view nearest `frame` within MAX_AGE_S among those of
+ * the same stretch as the picture nearest `frame`, moved by the camera's offset between the two
+ * pictures (a handheld sway, a slow pan); none when the camera cut or swung past the search since
+ * every view. Without a path, the nearest view as registered. The view returned keeps the frame of
+ * the picture it was registered on.
+ */
 export function viewForFrame(viewing: CourtViewing, frame: number, fps: number): CourtView | null {
-  return viewing.oneView ?? courtViewAt(viewing.views, frame, fps);
+  if (viewing.oneView) return viewing.oneView;
+  if (!viewing.path) return courtViewAt(viewing.views, frame, fps);
+  const here = nearestPlace(viewing.path, frame);
+  if (!here) return null;
+  const placeOf = new Map(viewing.path.map((p) => [p.frame, p]));
+  const view = courtViewAt(viewing.views.filter((v) => placeOf.get(v.frame)?.stretch === here.stretch), frame, fps);
+  if (!view) return null;
+  const from = placeOf.get(view.frame)!;
+  return { ...view, h: movedView(view.h, here.offset[0] - from.offset[0], here.offset[1] - from.offset[1]) };
 }
 
 /** The court points two views are compared on: the key's corners and the arc's top (where shots are taken). */
@@ -119,7 +195,8 @@ export function planCourtViews(views: CourtView[], setup: CameraSetup, motion: P
   const o = { ...COURT_CAMERA_DEFAULTS, ...settings };
   const spread: number[][] = views.map((a) => views.map((b) => (a === b ? 0 : viewDisagreementM(a, b))));
   const viewSpreadM = views.length >= 2 ? Math.max(...spread.flat()) : null;
-  const plan = (why: CourtViewingWhy, oneView: CourtView | null = null): CourtViewing => ({ views, oneView, why, viewSpreadM });
+  const path = motion?.steps ? cameraPath(motion.steps, o) : null;
+  const plan = (why: CourtViewingWhy, oneView: CourtView | null = null): CourtViewing => ({ views, path, oneView, why, viewSpreadM });
   if (!views.length) return plan("no_views");
   if (setup !== "fixed") return plan("camera_moves");
   if (!motion) return plan("motion_unknown");
