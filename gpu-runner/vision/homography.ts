@@ -100,6 +100,29 @@ export function reprojectionError(h: H3, src: Pt, dst: Pt): number {
   return Math.hypot(q[0] - dst[0], q[1] - dst[1]);
 }
 
+/**
+ * The focal length (pixels) of a pinhole camera with square pixels and its principal point at
+ * (cx, cy) that sees a plane through h (plane metres → image pixels), or null when no such camera
+ * does. Such a camera's h is K·[r1 r2 t] up to scale, so K⁻¹ times h's first two columns are two
+ * orthogonal vectors of one length; each condition is linear in 1/f², and 1/f² is solved from both
+ * by least squares (either alone is ill-conditioned in some views: the orthogonality one when the
+ * camera looks straight along one axis of the plane). Some views no camera has (the plane's axes
+ * drawn sheared, a court folded onto one stripe) give 1/f² ≤ 0; others are met by another focal
+ * length (the plane stretched along one axis), so this is a necessary condition only.
+ */
+export function planeViewFocalPx(h: H3, cx: number, cy: number): number | null {
+  // K⁻¹·column, times f: (x − cx·w, y − cy·w, f·w); the conditions below divide f back out.
+  const col = (i: number) => [h[i] - cx * h[6 + i], h[3 + i] - cy * h[6 + i], h[6 + i]];
+  const [u, v] = [col(0), col(1)];
+  // Orthogonal: s·(uₓvₓ + u_yv_y) + u_wv_w = 0; equal length: s·(|u_xy|² − |v_xy|²) + u_w² − v_w² = 0, with s = 1/f².
+  const a1 = u[0] * v[0] + u[1] * v[1], b1 = u[2] * v[2];
+  const a2 = u[0] ** 2 + u[1] ** 2 - v[0] ** 2 - v[1] ** 2, b2 = u[2] ** 2 - v[2] ** 2;
+  const denominator = a1 * a1 + a2 * a2;
+  if (denominator === 0) return null;
+  const s = -(a1 * b1 + a2 * b2) / denominator;
+  return s > 0 ? 1 / Math.sqrt(s) : null;
+}
+
 export interface RansacResult {
   h: H3;
   inliers: number[];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
@@ -266,6 +266,25 @@ describe("registering a court drawn through a known homography", () => {
     // The same view squashed onto the line y = 200 (every court point lands on one row but 1 % of its height).
     const squashed: H3 = [truth[0], truth[1], truth[2], 0.01 * truth[3] + 198 * truth[6], 0.01 * truth[4] + 198 * truth[7], 0.01 * truth[5] + 198 * truth[8], truth[6], truth[7], truth[8]];
     expect(keyAreaPx(squashed, "fiba")).toBeLessThan(COURT_REGISTRATION_DEFAULTS.MIN_KEY_AREA_SHARE * W * H);
+  });
+
+  // The view registered on the fast pan copy of chonyy_outdoor_45deg_2x_3shots (bench:invariance
+  // --strong; a tuning clip's crop, 480×270) at 6 s before the camera rule: a high school court
+  // folded onto the baseline stripe, its key corners along one line, its circle's and arc's tops on
+  // one pixel. Its key covers 0.4 % of the picture, so the key-area rule let it through.
+  const FOLDED: H3 = [43.304, -212.818, 361.31, 25.0805, -92.688, 240.296, 0.101031, -0.320636, 1];
+  it("a view no camera can have is refused; the labelled real views are a camera's", () => {
+    expect(keyAreaPx(FOLDED, "high_school")).toBeGreaterThan(COURT_REGISTRATION_DEFAULTS.MIN_KEY_AREA_SHARE * W * H);
+    expect(cameraCanSee(FOLDED, W, H)).toBe(false);
+    // Every labelled frame's view (fitted on its landmarks, at its own size) is one a camera has (the
+    // lens comes out 29–33 mm, a phone's main camera), but chonyy_outdoor_45deg_2x_3shots at 7.42 s,
+    // three of whose four landmarks lie on the baseline: they fix no view, and the fit is folded too.
+    const frames = labels.frames as Array<{ clip: string; time_s: number; width: number; height: number; landmarks: NamedPoint[] }>;
+    for (const f of frames) {
+      const view = fitCourt("fiba", f.landmarks)!;
+      expect(cameraCanSee(view, f.width, f.height), `${f.clip} at ${f.time_s} s`).toBe(!(f.clip === "chonyy_outdoor_45deg_2x_3shots" && f.time_s === 7.42));
+    }
+    expect(cameraCanSee(fitCourt("fiba", half)!, W, H)).toBe(true);
   });
 
   it("a floor without lines is not registered", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyHomography, fitHomography, invertHomography, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, fitHomography, invertHomography, planeViewFocalPx, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 
 // A camera-like homography: court metres → pixels of a 960×540 frame seen obliquely.
@@ -58,5 +58,44 @@ describe("ransacHomography", () => {
     const ls = fitHomography(court, dst)!;
     const c = applyHomography(ls, [6, 1]);
     expect(Math.hypot(c[0] - b[0], c[1] - b[1])).toBeGreaterThan(2);
+  });
+});
+
+describe("planeViewFocalPx", () => {
+  /** A pinhole camera (focal f px, principal point (cx, cy), square pixels) at `eye` (metres, z up) looking at `at` on the floor: the floor's homography. */
+  const camera = (f: number, cx: number, cy: number, eye: [number, number, number], at: [number, number, number]): H3 => {
+    const sub = (a: number[], b: number[]) => a.map((v, i) => v - b[i]);
+    const norm = (a: number[]) => a.map((v) => v / Math.hypot(...a));
+    const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    const forward = norm(sub(at, eye)), right = norm(cross(forward, [0, 0, 1])), down = cross(forward, right);
+    const R = [right, down, forward];
+    const t = R.map((row) => -(row[0] * eye[0] + row[1] * eye[1] + row[2] * eye[2]));
+    // Columns of K·[r1 r2 t]: r1 and r2 are R's first two columns (the floor's x and y axes in the camera).
+    const col = (c: number[]) => [f * c[0] + cx * c[2], f * c[1] + cy * c[2], c[2]];
+    const [c1, c2, c3] = [col(R.map((r) => r[0])), col(R.map((r) => r[1])), col(t)];
+    return [c1[0], c2[0], c3[0], c1[1], c2[1], c3[1], c1[2], c2[2], c3[2]];
+  };
+
+  it("recovers a camera's focal length from its view of a plane, at any scale of h", () => {
+    for (const [f, eye] of [
+      [420, [-8, 3, 3]], // from the side, above the wing
+      [900, [12, 0, 2.5]], // from straight behind the free-throw line, along the court's axis
+      [250, [4, -9, 6]], // a high wide view
+    ] as Array<[number, [number, number, number]]>) {
+      const h = camera(f, 240, 135, eye, [1.6, 0, 0]);
+      expect(planeViewFocalPx(h, 240, 135)).toBeCloseTo(f, 6);
+      expect(planeViewFocalPx(h.map((v) => -3 * v), 240, 135)).toBeCloseTo(f, 6);
+    }
+  });
+
+  it("some views of a plane no camera has; the test is a necessary condition only", () => {
+    const h = camera(420, 240, 135, [-8, 3, 3], [1.6, 0, 0]);
+    // The plane sheared before the view (y → y + 2x: its axes no longer square): no camera sees that.
+    const sheared: H3 = [h[0], h[1] + 2 * h[0], h[2], h[3], h[4] + 2 * h[3], h[5], h[6], h[7] + 2 * h[6], h[8]];
+    expect(planeViewFocalPx(sheared, 240, 135)).toBeNull();
+    // Stretched twice along x instead, the view is one a camera with a shorter lens has: the two
+    // conditions are met by another focal length, so a wrong court can still pass.
+    const stretched: H3 = [2 * h[0], h[1], h[2], 2 * h[3], h[4], h[5], 2 * h[6], h[7], h[8]];
+    expect(planeViewFocalPx(stretched, 240, 135)).toBeGreaterThan(0);
   });
 });

@@ -6,7 +6,8 @@
 // gives a homography, and the court's other lines projected through it must land on painted
 // stripes. The guess whose template lines are best supported wins, and with it the court type
 // (the arcs and lane widths differ between rule books).
-import { fitHomography, invertHomography, type H3, type Pt } from "../../vision/homography.ts";
+import { fitHomography, invertHomography, planeViewFocalPx, type H3, type Pt } from "../../vision/homography.ts";
+import { equivalentLensMm } from "../rules/distance.ts";
 import { houghLines, intersect, lineMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
 
@@ -39,6 +40,15 @@ export const COURT_REGISTRATION_DEFAULTS = {
    */
   MIN_ARC_SHARE: 0.35,
   ARC_MIN_DRAWN_PX_PER_100PX: 10,
+  /**
+   * The winning view must be one a camera can have: a pinhole camera with square pixels and its
+   * principal point at the picture's centre, whose 35 mm-equivalent focal length is within these
+   * (mm; any phone lens, a crop or a zoom). A court folded onto one stripe (a high school court on
+   * the baseline of a pan copy of chonyy_outdoor_45deg_2x_3shots) has no such camera; the labelled
+   * real views come out at 29–33 mm. A necessary condition only (vision/homography.ts).
+   */
+  MIN_LENS_MM: 8,
+  MAX_LENS_MM: 1000,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
   /** Refinement: template lines are sampled every this many metres, */
@@ -214,6 +224,14 @@ export function keySeenUpright(h: H3, type: CourtTypeId): boolean {
   return convex(q) && signedArea(q) > 0;
 }
 
+/** Whether a camera can see the court through h (MIN_LENS_MM, MAX_LENS_MM): the focal length the view implies, as a lens. */
+export function cameraCanSee(h: H3, W: number, H: number): boolean {
+  const f = planeViewFocalPx(h, W / 2, H / 2);
+  if (f === null) return false;
+  const lens = equivalentLensMm(f, W, H);
+  return lens >= COURT_REGISTRATION_DEFAULTS.MIN_LENS_MM && lens <= COURT_REGISTRATION_DEFAULTS.MAX_LENS_MM;
+}
+
 /** The key's area in the picture through h (square pixels; 0 when a corner is behind the camera). */
 export function keyAreaPx(h: H3, type: CourtTypeId): number {
   const q: Pt[] = [];
@@ -328,6 +346,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   const share = best.hits / Math.max(1, best.inPicture);
   if (share < o.MIN_HIT_SHARE || share < density * o.MIN_HIT_SHARE_OVER_DENSITY || best.hits < (o.MIN_HITS_PER_100PX * W) / 100) return null;
   if (keyAreaPx(best.h, best.type) < o.MIN_KEY_AREA_SHARE * W * H) return null;
+  if (!cameraCanSee(best.h, W, H)) return null;
   for (const arc of ["ft_circle", "three_arc"]) {
     const s = lineSupport(best.h, best.type, support, W, H, [arc]);
     if (s.inPicture >= (o.ARC_MIN_DRAWN_PX_PER_100PX * W) / 100 && s.hits < o.MIN_ARC_SHARE * s.inPicture) return null;

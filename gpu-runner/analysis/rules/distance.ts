@@ -24,6 +24,11 @@ function focalPx(frameWidth: number, frameHeight: number, lensMm?: number | null
   return Math.max(frameWidth, frameHeight) / (2 * Math.tan((FIELD_OF_VIEW_DEG / 2) * (Math.PI / 180)));
 }
 
+/** The 35 mm-equivalent focal length (mm) of a lens `focalPx` pixels long on a picture of this size. */
+export function equivalentLensMm(focalPixels: number, frameWidth: number, frameHeight: number): number {
+  return (focalPixels * FULL_FRAME_DIAGONAL_MM) / Math.hypot(frameWidth, frameHeight);
+}
+
 export interface CourtFreeShot {
   /** Shooter's feet, source pixels. */
   feet: Point;
