@@ -33,13 +33,7 @@ type CourtSpot = { m: [number, number]; type: CourtTypeId } | null;
 /** What a copy's analysis gave: its shots (or the code it failed with) and each shot's court spot. */
 interface CopyResult { shots: ReleasedShot[] | string; spots: CourtSpot[] }
 
-/** A copy's shots and spots; observed afresh, or replayed from `observations` where kept there. */
-async function shotsOf(file: string, settings: AnalysisSettings, observations: string | null): Promise<CopyResult> {
-  const { shots, spots } = await analyseCopy(file, settings, observations);
-  return { shots, spots };
-}
-
-/** A copy's shots (or the code it failed with), their court spots, and where its first kept hoop is, as a fraction of the width. */
+/** A copy's shots (or the code it failed with), their court spots, and where its first kept hoop is, as a fraction of the width; observed afresh, or replayed from `observations` where kept there. */
 async function analyseCopy(file: string, settings: AnalysisSettings, observations: string | null): Promise<CopyResult & { hoopX: number | null }> {
   const name = path.basename(file, ".mp4");
   const workDir = path.join(OUT, `work-${name}`);
@@ -111,7 +105,7 @@ async function main() {
     const found = new Map<string, CopyResult>();
     const referenceFile = exportCopy(path.join(REALCLIPS_DIR, clip.file), name, COPIES.find((v) => v.label === REFERENCE_COPY)!, OUT);
     const { hoopX, ...reference } = await analyseCopy(referenceFile, settings, observations);
-    for (const v of COPIES) found.set(v.label, v.label === REFERENCE_COPY ? reference : await shotsOf(exportCopy(path.join(REALCLIPS_DIR, clip.file), name, v, OUT), settings, observations));
+    for (const v of COPIES) found.set(v.label, v.label === REFERENCE_COPY ? reference : await analyseCopy(exportCopy(path.join(REALCLIPS_DIR, clip.file), name, v, OUT), settings, observations));
     const label = (v: string) => ({
       clip: name,
       copy: v,
@@ -124,7 +118,7 @@ async function main() {
     for (const v of [...MOTION_COPIES, ...(strong ? STRONG_MOTION_COPIES : [])]) {
       if (hoopX === null && v.motion.kind === "pan") continue;
       const moved = exportMotionCopy(referenceFile, name, v, OUT, hoopX ?? 0.5);
-      found.set(v.label, await shotsOf(moved.file, settings, observations));
+      found.set(v.label, await analyseCopy(moved.file, settings, observations));
       rows.push({ ...label(v.label), copy: v.motion.kind === "pan" ? `${v.label} (hoop moves ${Math.round(moved.hoopMove * 100)} %)` : v.label });
     }
   }
