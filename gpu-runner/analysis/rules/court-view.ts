@@ -130,6 +130,14 @@ function movedView(h: H3, dx: number, dy: number): H3 {
   return [h[0] + dx * h[6], h[1] + dx * h[7], h[2] + dx * h[8], h[3] + dy * h[6], h[4] + dy * h[7], h[5] + dy * h[8], h[6], h[7], h[8]];
 }
 
+/** Each path's pictures by frame, made once per path (a shot's run-up asks for a view frame by frame). */
+const placesByFrame = new WeakMap<CameraPlace[], Map<number, CameraPlace>>();
+function placesOf(path: CameraPlace[]): Map<number, CameraPlace> {
+  let byFrame = placesByFrame.get(path);
+  if (!byFrame) placesByFrame.set(path, (byFrame = new Map(path.map((p) => [p.frame, p]))));
+  return byFrame;
+}
+
 /** The picture of the path nearest `frame` (the earlier on a tie), or null on an empty path. */
 function nearestPlace(path: CameraPlace[], frame: number): CameraPlace | null {
   let best: CameraPlace | null = null;
@@ -150,7 +158,7 @@ export function viewForFrame(viewing: CourtViewing, frame: number, fps: number):
   if (!viewing.path) return courtViewAt(viewing.views, frame, fps);
   const here = nearestPlace(viewing.path, frame);
   if (!here) return null;
-  const placeOf = new Map(viewing.path.map((p) => [p.frame, p]));
+  const placeOf = placesOf(viewing.path);
   const view = courtViewAt(viewing.views.filter((v) => placeOf.get(v.frame)?.stretch === here.stretch), frame, fps);
   if (!view) return null;
   const from = placeOf.get(view.frame)!;
