@@ -130,19 +130,33 @@ function movedView(h: H3, dx: number, dy: number): H3 {
   return [h[0] + dx * h[6], h[1] + dx * h[7], h[2] + dx * h[8], h[3] + dy * h[6], h[4] + dy * h[7], h[5] + dy * h[8], h[6], h[7], h[8]];
 }
 
-/** Each path's pictures by frame, made once per path (a shot's run-up asks for a view frame by frame). */
-const placesByFrame = new WeakMap<CameraPlace[], Map<number, CameraPlace>>();
-function placesOf(path: CameraPlace[]): Map<number, CameraPlace> {
-  let byFrame = placesByFrame.get(path);
-  if (!byFrame) placesByFrame.set(path, (byFrame = new Map(path.map((p) => [p.frame, p]))));
-  return byFrame;
+/**
+ * The index of the path's first picture at or after `frame` (path.length when none): the pictures
+ * come in the order they were taken, so a binary search finds it (a shot's run-up asks frame by frame).
+ */
+function firstAtOrAfter(path: CameraPlace[], frame: number): number {
+  let lo = 0, hi = path.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (path[mid].frame < frame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The picture of the path taken at `frame`, or undefined. */
+function placeAt(path: CameraPlace[], frame: number): CameraPlace | undefined {
+  const p = path[firstAtOrAfter(path, frame)];
+  return p?.frame === frame ? p : undefined;
 }
 
 /** The picture of the path nearest `frame` (the earlier on a tie), or null on an empty path. */
 function nearestPlace(path: CameraPlace[], frame: number): CameraPlace | null {
-  let best: CameraPlace | null = null;
-  for (const p of path) if (!best || Math.abs(p.frame - frame) < Math.abs(best.frame - frame)) best = p;
-  return best;
+  const k = firstAtOrAfter(path, frame);
+  const before = path[k - 1], after = path[k];
+  if (!before) return after ?? null;
+  if (!after) return before;
+  return frame - before.frame <= after.frame - frame ? before : after;
 }
 
 /**
@@ -158,10 +172,10 @@ export function viewForFrame(viewing: CourtViewing, frame: number, fps: number):
   if (!viewing.path) return courtViewAt(viewing.views, frame, fps);
   const here = nearestPlace(viewing.path, frame);
   if (!here) return null;
-  const placeOf = placesOf(viewing.path);
-  const view = courtViewAt(viewing.views.filter((v) => placeOf.get(v.frame)?.stretch === here.stretch), frame, fps);
+  const path = viewing.path;
+  const view = courtViewAt(viewing.views.filter((v) => placeAt(path, v.frame)?.stretch === here.stretch), frame, fps);
   if (!view) return null;
-  const from = placeOf.get(view.frame)!;
+  const from = placeAt(path, view.frame)!;
   return { ...view, h: movedView(view.h, here.offset[0] - from.offset[0], here.offset[1] - from.offset[1]) };
 }
 
