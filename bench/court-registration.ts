@@ -21,13 +21,13 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/rules/court-fit.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, courtNormed, isThreePoint } from "../gpu-runner/analysis/rules/court-template.ts";
-import { COURT_REGISTRATION_DEFAULTS, lineSupport, registerCourt, stripeSupport, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_REGISTRATION_DEFAULTS, courtLineMasks, lineSupport, registerPicture, stripeSupport, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
 import { observeCourtViews } from "../gpu-runner/analysis/observe/court-views.ts";
 import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
 import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
-import { houghLines, LINE_DEFAULTS, lineMask } from "../gpu-runner/vision/lines.ts";
+import { LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
 import { commandLine } from "./lib.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
@@ -110,11 +110,11 @@ for (const [split, s] of Object.entries(summary)) {
   console.log(`${split}\t${s.examined}\t${s.four}\t${s.fitted}\t${byType}\t${s.best.join(", ") || "–"}`);
 }
 
-/** One frame as RGB at WORK_WIDTH (exact seek). */
+/** One frame (exact seek) as RGB at twice WORK_WIDTH, where registration finds the lines (registerPicture); W, H and factor are the working picture's. */
 async function rgbAt(clip: string, t: number, width: number, height: number) {
   const W = WORK_WIDTH, H = Math.round((height * W) / width / 2) * 2;
-  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${W}:${H}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
-  return { rgb: new Uint8Array(buf.buffer, buf.byteOffset, W * H * 3), W, H, factor: width / W };
+  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${2 * W}:${2 * H}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
+  return { fine: new Uint8Array(buf.buffer, buf.byteOffset, 4 * W * H * 3), W, H, factor: width / W };
 }
 
 console.log("\nline detector\nframe\tsplit\tregistered\ttype\tlandmark errors (m)\tmedian");
@@ -123,9 +123,8 @@ const detected: Record<string, { frames: number; registered: number; errors: num
   held_out: { frames: 0, registered: 0, errors: [], clips: new Set(), clipsRegistered: new Set() },
 };
 for (const f of data.frames) {
-  const { rgb, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
-  const mask = lineMask(rgb, W, H);
-  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const { fine, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
+  const r = registerPicture(fine, W, H);
   const d = detected[f.split];
   d.frames++;
   d.clips.add(f.clip);
@@ -146,8 +145,8 @@ for (const f of data.frames) {
 // which three lie on one court line fit no view (the baseline's three crossings): listed as such.
 console.log(`\nexact labelled view: share of the drawn lines on stripes (a view is kept at ${COURT_REGISTRATION_DEFAULTS.MIN_HIT_SHARE})\nframe\tsplit\t${COURT_TYPE_IDS.join("\t")}\tlines of the best type under half on stripes (on stripes/drawn px)`);
 for (const f of data.frames) {
-  const { rgb, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
-  const support = stripeSupport(lineMask(rgb, W, H), W, H);
+  const { fine, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
+  const support = stripeSupport(courtLineMasks(fine, W, H).working, W, H);
   const scaled = f.landmarks.map((p) => ({ ...p, x: p.x / factor, y: p.y / factor }));
   if (onOneLine(f.landmarks)) { console.log(`${f.clip}@${f.time_s}\t${f.split}\t(three of four landmarks on one court line: no view)`); continue; }
   const shares = COURT_TYPE_IDS.map((id) => {
@@ -167,9 +166,8 @@ for (const f of data.frames) {
 const unlabelled: string[] = [];
 for (const e of data.examined_without_four) {
   const meta = data.frames.find((f) => f.clip === e.clip) ?? (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
-  const { rgb, W, H } = await rgbAt(e.clip, e.time_s, meta.width, meta.height);
-  const mask = lineMask(rgb, W, H);
-  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const { fine, W, H } = await rgbAt(e.clip, e.time_s, meta.width, meta.height);
+  const r = registerPicture(fine, W, H);
   unlabelled.push(`${e.clip} (${e.split}): ${r ? `registered as ${r.type}` : "not registered"}`);
 }
 // The issue's target counts clips: a clip is registered when one of its labelled frames is.
@@ -182,9 +180,8 @@ console.log("\nattempt\tsplit\tregistered\ttype\tcourt position (m)\tchart\tpoin
 const twoThree: Record<string, { attempts: number; registered: number; right: number }> = { tuning: { attempts: 0, registered: 0, right: 0 }, held_out: { attempts: 0, registered: 0, right: 0 } };
 for (const a of data.attempts) {
   const meta = manifestClips.find((c) => c.file === `clips/${a.clip}.mp4`)!;
-  const { rgb, W, H, factor } = await rgbAt(a.clip, a.release_s, meta.width, meta.height);
-  const mask = lineMask(rgb, W, H);
-  const r = registerCourt(mask, W, H, houghLines(mask, W, H));
+  const { fine, W, H, factor } = await rgbAt(a.clip, a.release_s, meta.width, meta.height);
+  const r = registerPicture(fine, W, H);
   const t = twoThree[a.split];
   t.attempts++;
   if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }

@@ -318,3 +318,34 @@ export function intersect(a: Line, b: Line): [number, number] | null {
   if (Math.abs(det) < Math.sin((3 * Math.PI) / 180)) return null;
   return [(a.rho * sb - b.rho * sa) / det, (ca * b.rho - cb * a.rho) / det];
 }
+
+/**
+ * A picture at half the size (W and H even), each pixel the mean of a 2 × 2 block: the working
+ * picture made from one decoded at twice its size, so that one decode serves both.
+ */
+export function halvePicture(rgb: ArrayLike<number>, W: number, H: number): Uint8Array {
+  const w = W >> 1, h = H >> 1;
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      for (let c = 0; c < 3; c++) {
+        const i = ((2 * y) * W + 2 * x) * 3 + c;
+        out[(y * w + x) * 3 + c] = (rgb[i] + rgb[i + 3] + rgb[i + W * 3] + rgb[i + W * 3 + 3] + 2) >> 2;
+      }
+  return out;
+}
+
+/**
+ * A mask at half the size (W and H even): 1 where any pixel of the 2 × 2 block is. Lines found at
+ * twice the working size, on the working grid: a line one pixel wide there is one pixel wide here.
+ */
+export function poolMask(mask: Uint8Array, W: number, H: number): Uint8Array {
+  const w = W >> 1, h = H >> 1;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = 2 * y * W + 2 * x;
+      out[y * w + x] = mask[i] | mask[i + 1] | mask[i + W] | mask[i + W + 1];
+    }
+  return out;
+}

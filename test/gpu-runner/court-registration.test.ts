@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt, registerPicture, unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
-import { houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
+import { halvePicture, houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { runTool } from "../../gpu-runner/media/run.ts";
@@ -19,13 +19,16 @@ const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../
 const frame = labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!;
 const half = frame.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 }));
 
-/** A grey floor with light noise and the court type's lines painted through h, 230 on ~90; the lines named in `hidden` are left out (a player stands on them, or they are worn off). */
-function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = [], template = COURT_TEMPLATES[type]): Uint8Array {
+/** How a court is painted: picture size, the floor's grey (and the spread of its noise), the lines' grey. */
+interface Paint { width: number; height: number; floor: number; noise: number; line: number }
+
+/** A grey floor with light noise and the court type's lines painted through h, one pixel wide, 230 on ~90 (or as `paint` says); the lines named in `hidden` are left out (a player stands on them, or they are worn off). */
+function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = [], template = COURT_TEMPLATES[type], paint: Paint = { width: W, height: H, floor: 85, noise: 10, line: 230 }): Uint8Array {
   const random = seededRandom(seed);
-  const img = Uint8Array.from({ length: W * H }, () => 85 + Math.floor(random() * 10));
-  const paint = (x: number, y: number) => {
+  const img = Uint8Array.from({ length: paint.width * paint.height }, () => paint.floor + Math.floor(random() * paint.noise));
+  const put = (x: number, y: number) => {
     const X = Math.round(x), Y = Math.round(y);
-    if (X >= 0 && Y >= 0 && X < W && Y < H) img[Y * W + X] = 230;
+    if (X >= 0 && Y >= 0 && X < paint.width && Y < paint.height) img[Y * paint.width + X] = paint.line;
   };
   for (const l of courtLines(template)) {
     if (hidden.includes(l.name)) continue;
@@ -40,7 +43,7 @@ function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[]
       const w = h[6] * p[0] + h[7] * p[1] + h[8];
       if (w <= 0) continue;
       const [x, y] = applyHomography(h, p);
-      paint(x, y);
+      put(x, y);
     }
   }
   return img;
@@ -285,6 +288,24 @@ describe("registering a court drawn through a known homography", () => {
       expect(cameraCanSee(view, f.width, f.height), `${f.clip} at ${f.time_s} s`).toBe(!(f.clip === "chonyy_outdoor_45deg_2x_3shots" && f.time_s === 7.42));
     }
     expect(cameraCanSee(fitCourt("fiba", half)!, W, H)).toBe(true);
+  });
+
+  it("faint lines one pixel wide at twice the working size are registered from that picture, and not from the working picture alone", () => {
+    // A far court's lines: one pixel wide and 32 grey levels above the floor in the picture decoded
+    // at twice the working size. Halved, each is spread over a working pixel and its neighbour at
+    // half the contrast, under the stripe contrast (MIN_CONTRAST 18): chonyy_outdoor_handheld_1shot's
+    // lane line at 480 px.
+    for (const type of ["fiba", "high_school"] as CourtTypeId[]) {
+      const truth = fitCourt(type, half)!;
+      const grey = drawCourt(type, unletterboxRegistration(truth, 0.5, 0, 0), 3, [], COURT_TEMPLATES[type], { width: 2 * W, height: 2 * H, floor: 100, noise: 3, line: 132 });
+      const fine = Uint8Array.from({ length: grey.length * 3 }, (_, i) => grey[Math.floor(i / 3)]);
+      const working = lineMask(halvePicture(fine, 2 * W, 2 * H), W, H);
+      expect(registerCourt(working, W, H, houghLines(working, W, H))).toBeNull();
+      const r = registerPicture(fine, W, H)!;
+      expect(r).not.toBeNull();
+      expect(r.type).toBe(type);
+      expect(landmarkErrorM(type, truth, r.h)).toBeLessThan(0.3);
+    }
   });
 
   it("a floor without lines is not registered", () => {

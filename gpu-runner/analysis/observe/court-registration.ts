@@ -8,7 +8,7 @@
 // (the arcs and lane widths differ between rule books).
 import { fitHomography, invertHomography, planeViewFocalPx, type H3, type Pt } from "../../vision/homography.ts";
 import { equivalentLensMm } from "../rules/distance.ts";
-import { houghLines, intersect, lineMask, type Line } from "../../vision/lines.ts";
+import { houghLines, intersect, lineMask, poolMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
@@ -323,17 +323,9 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   const refinedBest = (isKey: boolean): CourtRegistration | null => {
     const top = [...bestOf.values()].filter((b) => (b.guess === 0) === isKey).map((b) => b.r).sort((x, y) => y.score - x.score).slice(0, o.REFINED_GUESSES);
     let best: CourtRegistration | null = null;
-    for (let guess of top) {
-      for (let round = 0; round < o.REFINE_ROUNDS; round++) {
-        const refined = refineRegistration(guess.h, guess.type, mask, W, H);
-        // Refinement may slide the court into a view no camera over a floor has (every line
-        // drawn onto one stripe, the court laid on edge, the key folded): refused as a guess is.
-        if (!refined || !plausibleView(refined, keyCentreIn(refined, guess.type)) || !keySeenUpright(refined, guess.type)) break;
-        const s = lineSupport(refined, guess.type, support, W, H);
-        if (s.score <= guess.score) break;
-        guess = { type: guess.type, h: refined, ...s };
-      }
-      if (!best || guess.score > best.score) best = guess;
+    for (const guess of top) {
+      const refined = refinedWhileBetter(guess, mask, support, W, H);
+      if (!best || refined.score > best.score) best = refined;
     }
     return best;
   };
@@ -397,10 +389,58 @@ export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, 
   return h;
 }
 
-/** The court in one RGB picture (W×H, three bytes a pixel): painted-line pixels (vision/lines.ts, lineMask), straight lines, the best-supported key guess. */
-export function registerPicture(rgb: ArrayLike<number>, W: number, H: number): CourtRegistration | null {
-  const mask = lineMask(rgb, W, H);
-  return registerCourt(mask, W, H, houghLines(mask, W, H));
+/**
+ * The court in one RGB picture handed in at twice the working size (2W × 2H, three bytes a pixel),
+ * as a view of the W × H working picture. The painted lines are found at twice the size: a far line
+ * one pixel wide in the working picture is blurred half into its floor there and falls under the
+ * stripe contrast (chonyy_outdoor_handheld_1shot's left lane line at 480 px: 15 grey levels where
+ * 18 are needed), while at twice the size it stands out whole. Found there, the lines are pooled
+ * onto the working grid (courtLineMasks), where the straight lines are found and the guesses
+ * searched at the working size's cost, and the winner is then refined on the lines as found, to a
+ * fraction of a working pixel (refineOnFineLines).
+ */
+export function registerPicture(fineRgb: ArrayLike<number>, W: number, H: number): CourtRegistration | null {
+  const { fine, working } = courtLineMasks(fineRgb, W, H);
+  const r = registerCourt(working, W, H, houghLines(working, W, H));
+  return r && refineOnFineLines(r, fine, W, H);
+}
+
+/** The painted lines of a picture at twice the working size (2W × 2H): as found there (`fine`), and pooled onto the W × H grid (`working`), which the guesses are searched over. */
+export function courtLineMasks(fineRgb: ArrayLike<number>, W: number, H: number): { fine: Uint8Array; working: Uint8Array } {
+  const fine = lineMask(fineRgb, 2 * W, 2 * H);
+  return { fine, working: poolMask(fine, 2 * W, 2 * H) };
+}
+
+/**
+ * A guess refined (refineRegistration) again and again while that raises its score, at most
+ * REFINE_ROUNDS times. Refinement may slide the court into a view no camera over a floor has (every
+ * line drawn onto one stripe, the court laid on edge, the key folded): such a step is refused as a
+ * guess is, and the refinement stops there.
+ */
+function refinedWhileBetter(guess: CourtRegistration, mask: Uint8Array, support: Uint8Array, W: number, H: number): CourtRegistration {
+  for (let round = 0; round < COURT_REGISTRATION_DEFAULTS.REFINE_ROUNDS; round++) {
+    const refined = refineRegistration(guess.h, guess.type, mask, W, H);
+    if (!refined || !plausibleView(refined, keyCentreIn(refined, guess.type)) || !keySeenUpright(refined, guess.type)) break;
+    const s = lineSupport(refined, guess.type, support, W, H);
+    if (s.score <= guess.score) break;
+    guess = { type: guess.type, h: refined, ...s };
+  }
+  return guess;
+}
+
+/**
+ * A registration refined once more on the lines as found at twice the working size, as the guesses
+ * were on the working grid (refinedWhileBetter), and kept when the view it ends on is one a camera
+ * can have (cameraCanSee, as the winner's). A view of the working picture; its hits and score stay
+ * the working grid's, which the acceptance checks were made on.
+ */
+function refineOnFineLines(r: CourtRegistration, fineMask: Uint8Array, W: number, H: number): CourtRegistration {
+  const W2 = 2 * W, H2 = 2 * H;
+  const support = stripeSupport(fineMask, W2, H2);
+  // The working picture is the fine one at half the size: p_fine = 2 p_work.
+  const h = unletterboxRegistration(r.h, 0.5, 0, 0);
+  const refined = refinedWhileBetter({ type: r.type, h, ...lineSupport(h, r.type, support, W2, H2) }, fineMask, support, W2, H2);
+  return cameraCanSee(refined.h, W2, H2) ? { ...r, h: unletterboxRegistration(refined.h, 2, 0, 0) } : r;
 }
 
 /** The homography from a letterboxed working picture (p_work = p_src × scale + pad) back to source pixels. */

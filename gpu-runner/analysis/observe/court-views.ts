@@ -14,7 +14,7 @@
 // same lines seen at 12 moments spread over the video did not register.
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
-import { lumaOfRgb } from "../../vision/lines.ts";
+import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture, unletterboxRegistration } from "./court-registration.ts";
 import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
@@ -24,7 +24,7 @@ export const COURT_VIEW_DEFAULTS = {
   EVERY_S: 2,
   /** A fixed camera's video is registered at most this many times (never more often than EVERY_S). */
   FIXED_PICTURES: 12,
-  /** Width of the registered picture (px); the unit tests' synthetic courts are this size. */
+  /** Width of the registered picture (px), decoded at twice this (registerPicture finds the lines there); the unit tests' synthetic courts are this size. */
   WORK_WIDTH: 480,
 };
 
@@ -62,14 +62,17 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
   const o = COURT_VIEW_DEFAULTS;
   const { width, height } = source;
   const W = o.WORK_WIDTH, H = Math.max(2, Math.round((height * W) / width / 2) * 2);
-  const lb = letterboxFor(width, height, W, H);
+  // Decoded at twice the working size, where registration finds the painted lines
+  // (court-registration.ts, registerPicture); the working picture is that one halved.
+  const fine = letterboxFor(width, height, 2 * W, 2 * H);
+  const lb = { scale: fine.scale / 2, padX: fine.padX / 2, padY: fine.padY / 2 };
   const views: CourtView[] = [];
   const steps: PictureStep[] = [];
   const motion: PictureMotion = { pictures: 0, maxShiftShare: 0, maxChangedShare: 0, steps };
   let first: Uint8Array | null = null, previous: Uint8Array | null = null;
   const startS = opts.range?.startS ?? 0;
-  for await (const f of source.wholeFrames({ width: W, height: H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
-    const luma = lumaOfRgb(f.rgb, W * H);
+  for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
+    const luma = lumaOfRgb(halvePicture(f.rgb, 2 * W, 2 * H), W * H);
     const frame = Math.round((startS + f.index * everyS) * fps);
     motion.pictures++;
     if (!first) first = luma;
