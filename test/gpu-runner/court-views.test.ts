@@ -130,6 +130,12 @@ describe("camera_setup: one view for a fixed camera, the nearest for a moving on
     expect(courtViewAt(plan.views, 150, fps)!.frame).toBe(120);
     expect(viewForFrame(plan, 150, fps)).toBeNull();
     expect(viewForFrame(plan, 180, fps)).toBeNull();
+    // Between two pictures of one stretch the camera is where it would be moving steadily from one
+    // to the other: at 40, a third of the way from the picture at 30 to the one at 60, the 0 s view
+    // moved 8 + 10 / 3 px right and 2 up (the nearest picture's place would be 8 px, 2 up).
+    const between = viewForFrame(plan, 40, fps)!;
+    expect(between.frame).toBe(0);
+    shifted(H0, 8 + 10 / 3, -2).forEach((x, i) => expect(between.h[i]).toBeCloseTo(x, 9));
     // Observations kept before the steps were measured: the nearest view as registered, across the
     // cut and the camera's movement (as before the camera was followed).
     const old = planCourtViews(plan.views, "handheld", STILL);
@@ -204,24 +210,24 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
   }, 60_000);
 
   it("a handheld camera is followed from the picture its view was registered on to the pictures where none was", async () => {
-    // The camera drifts 8 px right and 4 px down a picture (the court's pixels move left and up). Only
-    // the first picture's view is kept, as where players hide the lines in the others.
-    const drift = (k: number): H3 => shifted(truth, -8 * k, -4 * k);
-    const frames = Array.from({ length: 10 }, (_, s) => {
-      const k = Math.floor(s / COURT_VIEW_DEFAULTS.EVERY_S);
-      return picture(drift(k));
-    });
+    // The camera drifts steadily, 4 px right and 2 px down a second (the court's pixels move left
+    // and up): 8 and 4 px between the pass's pictures. Only the first picture's view is kept, as
+    // where players hide the lines in the others.
+    const drift = (s: number): H3 => shifted(truth, -4 * s, -2 * s);
+    const frames = Array.from({ length: 10 }, (_, s) => picture(drift(s)));
     const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "handheld", durationS: 10 });
     expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, [-8, -4], [-8, -4], [-8, -4], [-8, -4]]);
     const first = pass.views.find((v) => v.frame === 0)!;
     expect(first).toBeDefined();
     const plan = planCourtViews([first], "handheld", pass.motion);
-    // A shot at 5 s (the picture of 4 s, 16 px left and 8 up of the first) is placed on the court where it is in that picture.
+    // A shot at 5 s, between the pictures of 4 and 6 s (16 and 24 px left, 8 and 12 up of the
+    // first), is placed on the court where it is in its own picture (20 px left, 10 up), not in the
+    // nearest picture's.
     const view = viewForFrame(plan, 5 * 15, 15)!;
     expect(view.frame).toBe(0);
     const lm = COURT_TEMPLATES.fiba.basketFromBaseline;
     for (const p of [[lm, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
-      const got = applyHomography(view.h, p), want = applyHomography(drift(2), p), asRegistered = applyHomography(first.h, p);
+      const got = applyHomography(view.h, p), want = applyHomography(drift(5), p), asRegistered = applyHomography(first.h, p);
       expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
       expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(15);
     }

@@ -160,12 +160,26 @@ function nearestPlace(path: CameraPlace[], frame: number): CameraPlace | null {
 }
 
 /**
+ * Where the camera pointed at `frame`, `nearest` being the path's picture nearest it: between two
+ * pictures of one stretch, their offsets weighed by how near `frame` is to each (a pan or a sway
+ * moves on between the pictures, two seconds apart; it does not wait at one and jump at the
+ * next); across a break of the path, or outside it, the nearest picture's.
+ */
+function offsetAt(path: CameraPlace[], frame: number, nearest: CameraPlace): Pt {
+  const k = firstAtOrAfter(path, frame);
+  const before = path[k - 1], after = path[k];
+  if (!before || !after || after.frame === frame || before.stretch !== after.stretch) return nearest.offset;
+  const f = (frame - before.frame) / (after.frame - before.frame);
+  return [before.offset[0] + f * (after.offset[0] - before.offset[0]), before.offset[1] + f * (after.offset[1] - before.offset[1])];
+}
+
+/**
  * The view a shot (or a frame of its run-up) is placed with: the one view of a fixed camera; else,
  * with the camera followed (viewing.path), the view nearest `frame` within MAX_AGE_S among those of
- * the same stretch as the picture nearest `frame`, moved by the camera's offset between the two
- * pictures (a handheld sway, a slow pan); none when the camera cut or swung past the search since
- * every view. Without a path, the nearest view as registered. The view returned keeps the frame of
- * the picture it was registered on.
+ * the same stretch as the picture nearest `frame`, moved by the camera's offset between its picture
+ * and `frame` (offsetAt: a handheld sway, a slow pan); none when the camera cut or swung past the
+ * search since every view. Without a path, the nearest view as registered. The view returned keeps
+ * the frame of the picture it was registered on.
  */
 export function viewForFrame(viewing: CourtViewing, frame: number, fps: number): CourtView | null {
   if (viewing.oneView) return viewing.oneView;
@@ -176,7 +190,8 @@ export function viewForFrame(viewing: CourtViewing, frame: number, fps: number):
   const view = courtViewAt(viewing.views.filter((v) => placeAt(path, v.frame)?.stretch === here.stretch), frame, fps);
   if (!view) return null;
   const from = placeAt(path, view.frame)!;
-  return { ...view, h: movedView(view.h, here.offset[0] - from.offset[0], here.offset[1] - from.offset[1]) };
+  const at = offsetAt(path, frame, here);
+  return { ...view, h: movedView(view.h, at[0] - from.offset[0], at[1] - from.offset[1]) };
 }
 
 /** The court points two views are compared on: the key's corners and the arc's top (where shots are taken). */
