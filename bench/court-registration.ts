@@ -11,7 +11,7 @@
 // check sets: through the view fitted on the labelled landmarks themselves, the share of each
 // court type's drawn lines that lands on stripes (a view is kept at MIN_HIT_SHARE), and which
 // lines miss: whether the line detector, the stripes or the court's own paint limit a frame.
-//   npm run bench:court
+//   npm run bench:court                 (also: how many frames within WINDOW_S of each labelled frame register)
 //   npm run bench:court -- --pipeline   also the pipeline's court pass (observeCourtViews) over every
 //                                       clip of the manifest: its time and the views it registers
 //   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
@@ -117,7 +117,26 @@ async function rgbAt(clip: string, t: number, width: number, height: number) {
   return { fine: new Uint8Array(buf.buffer, buf.byteOffset, 4 * W * H * 3), W, H, factor: width / W };
 }
 
-console.log("\nline detector\nframe\tsplit\tregistered\ttype\tlandmark errors (m)\tmedian");
+/**
+ * Every frame within WINDOW_S of `t` (as the exact seek of rgbAt, at twice WORK_WIDTH), registered:
+ * how many register, and as which types. One frame's registration can turn on its compression noise
+ * or where a player stands; the frames around it say whether it holds.
+ */
+const WINDOW_S = 0.25;
+async function registeredAround(clip: string, t: number, width: number, height: number): Promise<string> {
+  const W = WORK_WIDTH, H = Math.round((height * W) / width / 2) * 2, per = 4 * W * H * 3;
+  const from = Math.max(0, t - WINDOW_S);
+  const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(from), "-t", String(t + WINDOW_S - from), "-i", path.join(CLIPS, `${clip}.mp4`), "-vf", `scale=${2 * W}:${2 * H}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
+  const types: string[] = [];
+  let frames = 0;
+  for (let k = 0; (k + 1) * per <= buf.length; k++, frames++) {
+    const r = registerPicture(new Uint8Array(buf.buffer, buf.byteOffset + k * per, per), W, H);
+    if (r) types.push(r.type);
+  }
+  return `${types.length} of ${frames}${types.length ? ` (${[...new Set(types)].join(", ")})` : ""}`;
+}
+
+console.log(`\nline detector\nframe\tsplit\tregistered\ttype\tlandmark errors (m)\tmedian\tframes within ${WINDOW_S} s registered`);
 const detected: Record<string, { frames: number; registered: number; errors: number[]; clips: Set<string>; clipsRegistered: Set<string> }> = {
   tuning: { frames: 0, registered: 0, errors: [], clips: new Set(), clipsRegistered: new Set() },
   held_out: { frames: 0, registered: 0, errors: [], clips: new Set(), clipsRegistered: new Set() },
@@ -125,10 +144,11 @@ const detected: Record<string, { frames: number; registered: number; errors: num
 for (const f of data.frames) {
   const { fine, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
   const r = registerPicture(fine, W, H);
+  const around = await registeredAround(f.clip, f.time_s, f.width, f.height);
   const d = detected[f.split];
   d.frames++;
   d.clips.add(f.clip);
-  if (!r) { console.log(`${f.clip}@${f.time_s}\t${f.split}\tno\t–\t–\t–`); continue; }
+  if (!r) { console.log(`${f.clip}@${f.time_s}\t${f.split}\tno\t–\t–\t–\t${around}`); continue; }
   d.registered++;
   d.clipsRegistered.add(f.clip);
   const inv = invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!;
@@ -138,7 +158,7 @@ for (const f of data.frames) {
     return Math.hypot(at[0] - lm[p.name][0], at[1] - lm[p.name][1]);
   });
   d.errors.push(...errors);
-  console.log(`${f.clip}@${f.time_s}\t${f.split}\tyes (${r.hits}/${r.inPicture} px on stripes)\t${r.type}\t${errors.map(fmt).join(" ")}\t${fmt(median(errors))}`);
+  console.log(`${f.clip}@${f.time_s}\t${f.split}\tyes (${r.hits}/${r.inPicture} px on stripes)\t${r.type}\t${errors.map(fmt).join(" ")}\t${fmt(median(errors))}\t${around}`);
 }
 // The ceiling the acceptance check sets: the view fitted on the labelled landmarks (exact with
 // four), each court type's lines drawn through it, and the share on stripes. Four landmarks of
