@@ -21,12 +21,12 @@ import path from "node:path";
 import { readFileSync } from "node:fs";
 import { bestCourtType, fitCourt, leaveOneOutErrors, median, type NamedPoint } from "../gpu-runner/analysis/rules/court-fit.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, courtNormed, isThreePoint } from "../gpu-runner/analysis/rules/court-template.ts";
-import { COURT_REGISTRATION_DEFAULTS, courtLineMasks, lineSupport, registerPicture, stripeSupport, unletterboxRegistration } from "../gpu-runner/analysis/observe/court-registration.ts";
+import { COURT_REGISTRATION_DEFAULTS, courtLineMasks, lineSupport, registerPicture, stripeSupport } from "../gpu-runner/analysis/observe/court-registration.ts";
 import { observeCourtViews } from "../gpu-runner/analysis/observe/court-views.ts";
 import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
 import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
-import { applyHomography, invertHomography } from "../gpu-runner/vision/homography.ts";
+import { applyHomography, invertHomography, viewInPicture } from "../gpu-runner/vision/homography.ts";
 import { LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
 import { commandLine } from "./lib.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
@@ -151,7 +151,7 @@ for (const f of data.frames) {
   if (!r) { console.log(`${f.clip}@${f.time_s}\t${f.split}\tno\t–\t–\t–\t${around}`); continue; }
   d.registered++;
   d.clipsRegistered.add(f.clip);
-  const inv = invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!;
+  const inv = invertHomography(viewInPicture(r.h, 1 / factor, 0, 0))!;
   const lm = courtLandmarks(COURT_TEMPLATES[r.type]);
   const errors = f.landmarks.filter((p) => lm[p.name]).map((p) => {
     const at = applyHomography(inv, [p.x, p.y]);
@@ -206,7 +206,7 @@ for (const a of data.attempts) {
   t.attempts++;
   if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }
   t.registered++;
-  const at = applyHomography(invertHomography(unletterboxRegistration(r.h, 1 / factor, 0, 0))!, [a.feet.x, a.feet.y]);
+  const at = applyHomography(invertHomography(viewInPicture(r.h, 1 / factor, 0, 0))!, [a.feet.x, a.feet.y]);
   const points = isThreePoint(COURT_TEMPLATES[r.type], at) ? 3 : 2;
   if (points === a.points) t.right++;
   const normed = courtNormed(COURT_TEMPLATES[r.type], at);

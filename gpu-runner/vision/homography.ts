@@ -17,6 +17,20 @@ export const HOMOGRAPHY_DEFAULTS = {
   MIN_PIVOT: 1e-10,
 };
 
+/**
+ * A view (plane → picture A) as seen in picture B of the same camera, where A is B scaled and
+ * moved: p_A = p_B × scale + (padX, padY). A letterboxed working picture back to the source, a
+ * picture decoded at twice the size, or the camera turned so that the picture's content moved by
+ * d (scale 1, pad −d).
+ */
+export function viewInPicture(h: H3, scale: number, padX: number, padY: number): H3 {
+  return [
+    (h[0] - padX * h[6]) / scale, (h[1] - padX * h[7]) / scale, (h[2] - padX * h[8]) / scale,
+    (h[3] - padY * h[6]) / scale, (h[4] - padY * h[7]) / scale, (h[5] - padY * h[8]) / scale,
+    h[6], h[7], h[8],
+  ];
+}
+
 export function applyHomography(h: H3, p: Pt): Pt {
   const w = h[6] * p[0] + h[7] * p[1] + h[8];
   return [(h[0] * p[0] + h[1] * p[1] + h[2]) / w, (h[3] * p[0] + h[4] * p[1] + h[5]) / w];

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt, registerPicture, unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt, registerPicture } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
-import { applyHomography, invertHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, invertHomography, viewInPicture, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { halvePicture, houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
@@ -297,7 +297,7 @@ describe("registering a court drawn through a known homography", () => {
     // lane line at 480 px.
     for (const type of ["fiba", "high_school"] as CourtTypeId[]) {
       const truth = fitCourt(type, half)!;
-      const grey = drawCourt(type, unletterboxRegistration(truth, 0.5, 0, 0), 3, [], COURT_TEMPLATES[type], { width: 2 * W, height: 2 * H, floor: 100, noise: 3, line: 132 });
+      const grey = drawCourt(type, viewInPicture(truth, 0.5, 0, 0), 3, [], COURT_TEMPLATES[type], { width: 2 * W, height: 2 * H, floor: 100, noise: 3, line: 132 });
       const fine = Uint8Array.from({ length: grey.length * 3 }, (_, i) => grey[Math.floor(i / 3)]);
       const working = lineMask(halvePicture(fine, 2 * W, 2 * H), W, H);
       expect(registerCourt(working, W, H, houghLines(working, W, H))).toBeNull();

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readManifest, REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
-import { unletterboxRegistration } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { cameraPath, COURT_CAMERA_DEFAULTS, COURT_VIEW_MATCH_DEFAULTS, courtViewAt, planCourtViews, viewDisagreementM, viewForFrame, type CourtView, type PictureMotion, type PictureStep } from "../../gpu-runner/analysis/rules/court-view.ts";
 import { COURT_VIEW_DEFAULTS, observeCourtViews } from "../../gpu-runner/analysis/observe/court-views.ts";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
@@ -13,7 +12,7 @@ import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { analyzeGame } from "../../gpu-runner/analysis/pipeline.ts";
 import { letterboxFor } from "../../gpu-runner/media/frames.ts";
 import { probe } from "../../gpu-runner/media/probe.ts";
-import { applyHomography, type H3 } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, viewInPicture, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { CACHE_DIR } from "./fixtures.ts";
 import { AnalysisModels } from "../../gpu-runner/vision/models.ts";
 
@@ -41,7 +40,7 @@ describe("court views", () => {
     for (const p of [[2, 1], [5.8, -2.45], [0, 6.6]] as Array<[number, number]>) {
       const viaWork = applyHomography(work, p), src = applyHomography(H0, p);
       expect(Math.hypot(viaWork[0] - toWork(src)[0], viaWork[1] - toWork(src)[1])).toBeLessThan(1e-6);
-      const back = applyHomography(unletterboxRegistration(work, lb.scale, lb.padX, lb.padY), p);
+      const back = applyHomography(viewInPicture(work, lb.scale, lb.padX, lb.padY), p);
       expect(Math.hypot(back[0] - src[0], back[1] - src[1])).toBeLessThan(1e-6);
     }
   });

@@ -6,7 +6,7 @@
 // gives a homography, and the court's other lines projected through it must land on painted
 // stripes. The guess whose template lines are best supported wins, and with it the court type
 // (the arcs and lane widths differ between rule books).
-import { fitHomography, invertHomography, planeViewFocalPx, type H3, type Pt } from "../../vision/homography.ts";
+import { fitHomography, invertHomography, planeViewFocalPx, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
 import { equivalentLensMm } from "../rules/distance.ts";
 import { houghLines, intersect, lineMask, poolMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
@@ -438,16 +438,7 @@ function refineOnFineLines(r: CourtRegistration, fineMask: Uint8Array, W: number
   const W2 = 2 * W, H2 = 2 * H;
   const support = stripeSupport(fineMask, W2, H2);
   // The working picture is the fine one at half the size: p_fine = 2 p_work.
-  const h = unletterboxRegistration(r.h, 0.5, 0, 0);
+  const h = viewInPicture(r.h, 0.5, 0, 0);
   const refined = refinedWhileBetter({ type: r.type, h, ...lineSupport(h, r.type, support, W2, H2) }, fineMask, support, W2, H2);
-  return cameraCanSee(refined.h, W2, H2) ? { ...r, h: unletterboxRegistration(refined.h, 2, 0, 0) } : r;
-}
-
-/** The homography from a letterboxed working picture (p_work = p_src × scale + pad) back to source pixels. */
-export function unletterboxRegistration(h: H3, scale: number, padX: number, padY: number): H3 {
-  return [
-    (h[0] - padX * h[6]) / scale, (h[1] - padX * h[7]) / scale, (h[2] - padX * h[8]) / scale,
-    (h[3] - padY * h[6]) / scale, (h[4] - padY * h[7]) / scale, (h[5] - padY * h[8]) / scale,
-    h[6], h[7], h[8],
-  ];
+  return cameraCanSee(refined.h, W2, H2) ? { ...r, h: viewInPicture(refined.h, 2, 0, 0) } : r;
 }

@@ -16,7 +16,8 @@ import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
-import { registerPicture, unletterboxRegistration } from "./court-registration.ts";
+import { registerPicture } from "./court-registration.ts";
+import { viewInPicture } from "../../vision/homography.ts";
 import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
 
 export const COURT_VIEW_DEFAULTS = {
@@ -86,7 +87,7 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
     steps.push({ frame, fromPrevious: step && { dx: step.dx / lb.scale, dy: step.dy / lb.scale, changedShare: step.changedShare, atLimit: step.atLimit } });
     previous = luma;
     const r = registerPicture(f.rgb, W, H);
-    if (r) views.push({ frame, type: r.type, h: unletterboxRegistration(r.h, lb.scale, lb.padX, lb.padY) });
+    if (r) views.push({ frame, type: r.type, h: viewInPicture(r.h, lb.scale, lb.padX, lb.padY) });
   }
   return { views, motion };
 }

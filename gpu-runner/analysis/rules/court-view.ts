@@ -10,7 +10,7 @@
 // a picture that moves, or on views that do not agree, falls back to the nearest view, so the hint
 // never makes a result worse unseen (the plan's `why` goes into the run's diagnostics).
 import type { CameraSetup } from "../../../contract/job-options.ts";
-import { applyHomography, invertHomography, type H3, type Pt } from "../../vision/homography.ts";
+import { applyHomography, invertHomography, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
 import { COURT_TEMPLATES, courtLandmarks, type CourtTypeId } from "./court-template.ts";
 
 export interface CourtView {
@@ -125,11 +125,6 @@ export function cameraPath(steps: PictureStep[], settings: Partial<CourtCameraSe
   return out;
 }
 
-/** The view h of a picture moved by (dx, dy) pixels: what the same court looks like after the camera turned. */
-function movedView(h: H3, dx: number, dy: number): H3 {
-  return [h[0] + dx * h[6], h[1] + dx * h[7], h[2] + dx * h[8], h[3] + dy * h[6], h[4] + dy * h[7], h[5] + dy * h[8], h[6], h[7], h[8]];
-}
-
 /**
  * The index of the path's first picture at or after `frame` (path.length when none): the pictures
  * come in the order they were taken, so a binary search finds it (a shot's run-up asks frame by frame).
@@ -191,7 +186,8 @@ export function viewForFrame(viewing: CourtViewing, frame: number, fps: number):
   if (!view) return null;
   const from = placeAt(path, view.frame)!;
   const at = offsetAt(path, frame, here);
-  return { ...view, h: movedView(view.h, at[0] - from.offset[0], at[1] - from.offset[1]) };
+  // The picture's content moved by the offset between the two places: the same court, moved with it.
+  return { ...view, h: viewInPicture(view.h, 1, from.offset[0] - at[0], from.offset[1] - at[1]) };
 }
 
 /** The court points two views are compared on: the key's corners and the arc's top (where shots are taken). */
