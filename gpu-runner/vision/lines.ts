@@ -40,10 +40,18 @@ export const LINE_DEFAULTS = {
   TEXTURE_RADIUS: 7,
   /** Hough: angle bins over 180°. */
   THETA_BINS: 180,
-  /** Hough: a peak must gather this many ridge pixels per 100 px of image width. */
-  MIN_VOTES_PER_100PX: 9,
-  /** Hough: at most this many lines are kept. */
-  MAX_LINES: 12,
+  /**
+   * Hough: a peak must gather this many ridge pixels per 100 px of image width (a free-throw line
+   * seen from the side is short: about 50 px of a 480 px picture),
+   */
+  MIN_VOTES_PER_100PX: 7,
+  /**
+   * and at most this many lines are kept, strongest first. A fence or a banner behind the court
+   * gives a dozen level lines that outvote the short court lines; with 12 the free-throw line of
+   * chonyy_outdoor_handheld_1shot was among them in 3 of 15 frames, with 16 in 12 of 15. The guesses
+   * grow as the fourth power of the lines (docs/analysis.md, "The line budget").
+   */
+  MAX_LINES: 16,
   /** Hough: a pixel within this distance (px) of a kept line no longer votes for the next ones. */
   CLAIM_PX: 2.5,
 };

@@ -308,6 +308,23 @@ describe("registering a court drawn through a known homography", () => {
     }
   });
 
+  it("a court behind ten stronger level lines (a fence) is still among the lines searched", () => {
+    // chonyy_outdoor_handheld_1shot: a fence's bars behind the court give a dozen level lines, each
+    // with more votes than the short free-throw line, which was then not among the 12 lines kept.
+    // The bars here run across the whole picture above the court, one per texture window (16 px
+    // apart), so they are ridges as a real fence's bars against the sky are.
+    const truth = fitCourt("fiba", half)!;
+    const img = drawCourt("fiba", truth, 4);
+    for (let bar = 0; bar < 10; bar++) img.fill(230, (6 + 16 * bar) * W, (7 + 16 * bar) * W);
+    const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    const lines = houghLines(mask, W, H);
+    expect(lines.filter((l) => Math.abs(l.theta - Math.PI / 2) < 0.01).length).toBe(10);
+    const r = registerCourt(mask, W, H, lines)!;
+    expect(r).not.toBeNull();
+    expect(r.type).toBe("fiba");
+    expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+  });
+
   it("a floor without lines is not registered", () => {
     const random = seededRandom(5);
     const img = Uint8Array.from({ length: W * H }, () => 80 + Math.floor(random() * 30));
