@@ -45,7 +45,8 @@ export function invertHomography(h: H3): H3 | null {
   return inv.map((x) => x / inv[8]);
 }
 
-function multiply(a: H3, b: H3): H3 {
+/** The homography that applies b, then a. */
+export function composeHomographies(a: H3, b: H3): H3 {
   const r: number[] = [];
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) r.push(a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j]);
   return r;
@@ -86,7 +87,7 @@ export function fitHomography(src: Pt[], dst: Pt[]): H3 | null {
   const hn = [...h, 1];
   const TdInv = invertHomography(Td);
   if (!TdInv) return null;
-  const out = multiply(TdInv, multiply(hn, Ts));
+  const out = composeHomographies(TdInv, composeHomographies(hn, Ts));
   if (!out.every(Number.isFinite) || Math.abs(out[8]) < 1e-15) return null;
   return out.map((x) => x / out[8]);
 }

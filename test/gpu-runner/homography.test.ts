@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyHomography, fitHomography, invertHomography, planeViewFocalPx, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, composeHomographies, fitHomography, invertHomography, planeViewFocalPx, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 
 // A camera-like homography: court metres → pixels of a 960×540 frame seen obliquely.
@@ -40,6 +40,25 @@ describe("fitHomography", () => {
     const q = applyHomography(inv, applyHomography(TRUE_H, [3, -2]));
     expect(q[0]).toBeCloseTo(3, 9);
     expect(q[1]).toBeCloseTo(-2, 9);
+  });
+});
+
+describe("composeHomographies", () => {
+  it("applies one homography, then the other; four corners through the unit square give their direct fit", () => {
+    const b: H3 = [1.2, 0.1, 3, -0.2, 0.9, 1, 0.001, 0.002, 1];
+    const ab = composeHomographies(TRUE_H, b);
+    for (const p of [[1, 2], [-4, 6], [8, 0]] as Pt[]) {
+      const a = applyHomography(ab, p), c = applyHomography(TRUE_H, applyHomography(b, p));
+      expect(Math.hypot(a[0] - c[0], a[1] - c[1])).toBeLessThan(1e-9);
+    }
+    // How court registration fits its guesses: court corners → unit square, then square → picture.
+    const corners = [court[0], court[3], court[6], court[5]], square: Pt[] = [[0, 0], [1, 0], [1, 1], [0, 1]];
+    const picture = corners.map((p) => applyHomography(TRUE_H, p));
+    const viaSquare = composeHomographies(fitHomography(square, picture)!, invertHomography(fitHomography(square, corners)!)!);
+    for (const p of court) {
+      const a = applyHomography(viaSquare, p), c = applyHomography(fitHomography(corners, picture)!, p);
+      expect(Math.hypot(a[0] - c[0], a[1] - c[1])).toBeLessThan(1e-6);
+    }
   });
 });
 

@@ -6,7 +6,7 @@
 // gives a homography, and the court's other lines projected through it must land on painted
 // stripes. The guess whose template lines are best supported wins, and with it the court type
 // (the arcs and lane widths differ between rule books).
-import { fitHomography, invertHomography, planeViewFocalPx, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
+import { composeHomographies, fitHomography, invertHomography, planeViewFocalPx, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
 import { equivalentLensMm } from "../rules/distance.ts";
 import { houghLines, intersect, lineMask, poolMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
@@ -57,6 +57,13 @@ export const COURT_REGISTRATION_DEFAULTS = {
   REFINE_SEARCH_PX: [5, 3, 2],
   /** Refinement is repeated while it raises the score, at most this many times (a guess whose lines lie far apart, such as a lane line and the three-point line's corner part, starts further off). */
   REFINE_ROUNDS: 4,
+  /**
+   * The guesses (every four lines, each court type and quadrilateral of its lines) are compared on
+   * every this many drawn pixels: with 16 lines they are tens of thousands a picture. The best of
+   * each court type and quadrilateral is then scored on every pixel before the few to refine are
+   * chosen.
+   */
+  GUESS_SCORE_EVERY_PX: 3,
   /** This many of the best-scoring guesses are refined (of the key's, and of the hidden-lane guesses); the best after refinement wins, */
   REFINED_GUESSES: 4,
   /** and a guess that takes a lane line as hidden must score this share more than the key's best to win over it. */
@@ -111,6 +118,19 @@ function guessCorners(type: CourtTypeId): Pt[][] {
 }
 /** The guesses of every court type, made once when the module loads (constant data). */
 const GUESSES = Object.fromEntries(Object.keys(COURT_TEMPLATES).map((t) => [t, guessCorners(t as CourtTypeId)])) as Readonly<Record<CourtTypeId, Pt[][]>>;
+
+/** The unit square, in the corner order of the guesses. */
+const SQUARE: Pt[] = [[0, 0], [1, 0], [1, 1], [0, 1]];
+/**
+ * Each guess's quadrilateral of court lines taken onto the unit square (court metres → square), by
+ * court type: a guess's view is then the square taken onto the picture's quadrilateral after it, one
+ * fit per quadrilateral of detected lines instead of one per guess (tens of thousands a picture).
+ * Four corners fix a homography, so the composition is the fit of the court's corners to the
+ * picture's. Constant data, made once when the module loads.
+ */
+const GUESS_TO_SQUARE = Object.fromEntries(
+  Object.entries(GUESSES).map(([t, guesses]) => [t, guesses.map((corners) => invertHomography(fitHomography(SQUARE, corners)!)!)]),
+) as Readonly<Record<CourtTypeId, H3[]>>;
 
 /** Every template line as a named polyline in court metres (arcs as short chords). */
 function polylinesOf(type: CourtTypeId): Array<{ name: string; pts: Pt[] }> {
@@ -167,9 +187,11 @@ function dilate(mask: Uint8Array, W: number, H: number, r: number): Uint8Array {
  * the projected template lines (not in metres, which would favour guesses that squeeze lines into
  * the distance): hits (pixels on a stripe), inPicture (pixels drawn inside the picture), and the
  * score hits − MISS_WEIGHT × misses. Lines that reach behind the camera (w ≤ 0) are left out;
- * `only` names the template lines to count (all when absent).
+ * `only` names the template lines to count (all when absent); with `everyPx` over 1, only every
+ * so many drawn pixels are looked at (a quicker score on the same scale over `everyPx`, for
+ * comparing guesses with one another).
  */
-export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: number, H: number, only?: readonly string[]): { hits: number; inPicture: number; score: number } {
+export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: number, H: number, only?: readonly string[], everyPx = 1): { hits: number; inPicture: number; score: number } {
   let hits = 0, inPicture = 0;
   for (const poly of polylines(type, only)) {
     let prev: Pt | null = null;
@@ -181,7 +203,7 @@ export function lineSupport(h: H3, type: CourtTypeId, support: Uint8Array, W: nu
       if (!seg) continue;
       const [[x0, y0], [x1, y1]] = seg;
       const n = Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0)));
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < n; i += everyPx) {
         const x = Math.round(x0 + ((x1 - x0) * i) / n), y = Math.round(y0 + ((y1 - y0) * i) / n);
         inPicture++;
         if (support[y * W + x]) hits++;
@@ -304,12 +326,14 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
           for (let r = 0; r < 4; r++) {
             const img = [0, 1, 2, 3].map((i) => ordered[(i + r) % 4]);
             const centre: Pt = [(img[0][0] + img[1][0] + img[2][0] + img[3][0]) / 4, (img[0][1] + img[1][1] + img[2][1] + img[3][1]) / 4];
+            const squareToImage = fitHomography(SQUARE, img);
+            if (!squareToImage) continue;
             for (const type of types)
-              for (const [g, court] of GUESSES[type].entries()) {
-                const h = fitHomography(court, img);
-                if (!h || !plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type))) continue;
-                const s = lineSupport(h, type, support, W, H);
-                keep(g, { type, h, ...s });
+              for (const [g, courtToSquare] of GUESS_TO_SQUARE[type].entries()) {
+                const m = composeHomographies(squareToImage, courtToSquare);
+                const h = m.map((x) => x / m[8]);
+                if (!plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type))) continue;
+                keep(g, { type, h, ...lineSupport(h, type, support, W, H, undefined, o.GUESS_SCORE_EVERY_PX) });
               }
           }
         }
@@ -321,7 +345,11 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
   // draws lines the picture may not show, and on a view of the whole key it can fit the court a
   // little askew and still score higher (NCAA lines drawn in the unit tests' view).
   const refinedBest = (isKey: boolean): CourtRegistration | null => {
-    const top = [...bestOf.values()].filter((b) => (b.guess === 0) === isKey).map((b) => b.r).sort((x, y) => y.score - x.score).slice(0, o.REFINED_GUESSES);
+    const top = [...bestOf.values()]
+      .filter((b) => (b.guess === 0) === isKey)
+      .map((b) => ({ ...b.r, ...lineSupport(b.r.h, b.r.type, support, W, H) }))
+      .sort((x, y) => y.score - x.score)
+      .slice(0, o.REFINED_GUESSES);
     let best: CourtRegistration | null = null;
     for (const guess of top) {
       const refined = refinedWhileBetter(guess, mask, support, W, H);
