@@ -47,9 +47,10 @@ export const LINE_DEFAULTS = {
   MIN_VOTES_PER_100PX: 7,
   /**
    * and at most this many lines are kept, strongest first. A fence or a banner behind the court
-   * gives a dozen level lines that outvote the short court lines; with 12 the free-throw line of
-   * chonyy_outdoor_handheld_1shot was among them in 3 of 15 frames, with 16 in 12 of 15. The guesses
-   * grow as the fourth power of the lines (docs/analysis.md, "The line budget").
+   * gives a dozen level lines that outvote the short court lines: with 12 lines of 9 votes,
+   * chonyy_outdoor_handheld_1shot registered at 3 of the 15 frames around its labelled frame, with
+   * 16 of 7 at 12. The guesses grow as the fourth power of the lines (docs/analysis.md, "The line
+   * budget").
    */
   MAX_LINES: 16,
   /** Hough: a pixel within this distance (px) of a kept line no longer votes for the next ones. */
