@@ -110,8 +110,14 @@ for (const [split, s] of Object.entries(summary)) {
   console.log(`${split}\t${s.examined}\t${s.four}\t${s.fitted}\t${byType}\t${s.best.join(", ") || "–"}`);
 }
 
-/** One frame (exact seek) as RGB at twice WORK_WIDTH, where registration finds the lines (registerPicture); W, H and factor are the working picture's. */
-async function rgbAt(clip: string, t: number, width: number, height: number) {
+/** One frame (exact seek) as RGB at twice WORK_WIDTH, where registration finds the lines (registerPicture); W, H and factor are the working picture's. Decoded once: the tables below read the labelled frames again. */
+const decoded = new Map<string, Promise<{ fine: Uint8Array; W: number; H: number; factor: number }>>();
+function rgbAt(clip: string, t: number, width: number, height: number) {
+  const key = `${clip}@${t}`;
+  if (!decoded.has(key)) decoded.set(key, decodeAt(clip, t, width, height));
+  return decoded.get(key)!;
+}
+async function decodeAt(clip: string, t: number, width: number, height: number) {
   const W = WORK_WIDTH, H = Math.round((height * W) / width / 2) * 2;
   const buf = await runTool(FFMPEG, ["-v", "error", "-ss", String(t), "-i", path.join(CLIPS, `${clip}.mp4`), "-frames:v", "1", "-vf", `scale=${2 * W}:${2 * H}`, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]);
   return { fine: new Uint8Array(buf.buffer, buf.byteOffset, 4 * W * H * 3), W, H, factor: width / W };
@@ -183,9 +189,10 @@ for (const f of data.frames) {
 }
 
 // Frames examined with fewer than four landmarks: registered or not (no truth to measure the view against).
+const manifestClips = (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips;
 const unlabelled: string[] = [];
 for (const e of data.examined_without_four) {
-  const meta = data.frames.find((f) => f.clip === e.clip) ?? (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
+  const meta = manifestClips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
   const { fine, W, H } = await rgbAt(e.clip, e.time_s, meta.width, meta.height);
   const r = registerPicture(fine, W, H);
   unlabelled.push(`${e.clip} (${e.split}): ${r ? `registered as ${r.type}` : "not registered"}`);
@@ -195,7 +202,6 @@ console.log("\nsplit\tlabelled frames\tregistered\tclips with a labelled frame\t
 for (const [split, d] of Object.entries(detected)) console.log(`${split}\t${d.frames}\t${d.registered}\t${d.clips.size}\t${d.clipsRegistered.size}\t${fmt(median(d.errors))} (n=${d.errors.length})`);
 console.log(`\nframes with fewer than four landmarks:\n  ${unlabelled.join("\n  ")}`);
 
-const manifestClips = (JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number }> }).clips;
 console.log("\nattempt\tsplit\tregistered\ttype\tcourt position (m)\tchart\tpoints (truth)");
 const twoThree: Record<string, { attempts: number; registered: number; right: number }> = { tuning: { attempts: 0, registered: 0, right: 0 }, held_out: { attempts: 0, registered: 0, right: 0 } };
 for (const a of data.attempts) {
