@@ -226,11 +226,11 @@ for (const [split, t] of Object.entries(twoThree)) console.log(`${split}\t${t.at
 // machine (shared and noisy: compare runs made one after the other).
 if (args.includes("--pipeline")) {
   console.log("\ncourt pass over every clip (observeCourtViews, the submit's default camera_setup: fixed)\nclip\tsplit\tcamera (label)\tseconds\tviews registered\tpicture shift (share of width)\tchanged share\tshots placed by");
-  const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; split: string; camera: string; duration_s: number }> };
+  const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; fps: number; split: string; camera: string; duration_s: number }> };
   let total = 0, withViews = 0;
   for (const c of manifest.clips) {
     const t0 = performance.now();
-    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c.width, c.height), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s });
+    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s });
     const s = (performance.now() - t0) / 1000;
     total += s;
     if (views.length) withViews++;

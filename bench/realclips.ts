@@ -172,7 +172,7 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[]; courtMotion?: PictureMotion };
     if (!kept.courtMotion?.steps) {
-      const court = await observeCourtViews(videoFrames(videoPath, video.width, video.height), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds });
+      const court = await observeCourtViews(videoFrames(videoPath, video), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds });
       Object.assign(kept, { courtViews: court.views, courtMotion: court.motion });
       writeFileSync(`${file}.part`, JSON.stringify(kept));
       renameSync(`${file}.part`, file);

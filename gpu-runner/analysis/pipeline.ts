@@ -157,7 +157,7 @@ export async function observeVideo(input: AnalyzeInput, info: VideoInfo, tm: Run
       const analysisFps = input.settings?.analysisFps ?? DEFAULT_ANALYSIS_FPS;
       const fps = analysisFps > 0 && analysisFps < info.fps - 0.5 ? analysisFps : info.fps;
       const detector = await models.yoloDetector(choice.modelPath);
-      return await observeWholeFrames(videoFrames(input.videoPath, info.width, info.height), info, detector, reader, {
+      return await observeWholeFrames(videoFrames(input.videoPath, info), info, detector, reader, {
         fps,
         keyColor: input.settings?.keyColor ? { color: input.settings.keyColor, tolerance: DEFAULT_KEY_COLOR.tolerance } : DEFAULT_KEY_COLOR,
         signal: input.signal,

@@ -2,13 +2,15 @@ import { spawn } from "node:child_process";
 import { FFMPEG } from "./binaries.ts";
 import { HostFaultError, toolHostFault } from "../host-fault.ts";
 import { letterboxFor, type Frame, type FrameSource, type RegionOptions, type TimeRange, type WholeFrameOptions } from "./frames.ts";
+import type { VideoInfo } from "./probe.ts";
 import { killGracefully, MEDIA_SPAWN_OPTIONS, MediaError } from "./run.ts";
 
 /** A video file's frames, decoded by ffmpeg on demand (one ffmpeg per pass), for the observation passes (media/frames.ts). */
-export function videoFrames(path: string, width: number, height: number): FrameSource {
+export function videoFrames(path: string, { width, height, fps }: Pick<VideoInfo, "width" | "height" | "fps">): FrameSource {
   return {
     width,
     height,
+    fps,
     wholeFrames: (options) => decodeFrames(path, width, height, options),
     regionFrames: (options) => decodeRegion(path, width, height, options),
   };

@@ -41,7 +41,15 @@ export function letterboxFor(srcW: number, srcH: number, dstW: number, dstH: num
  * a source frame. Read where the scan's sightings meet the timeline's own (the rim watch sees every
  * frame), so the two agree on when the ball was where.
  */
-export const sampleLagFrames = (every: number): number => Math.max(0, Math.ceil(every / 2) - 1);
+export const sampleLagFrames = (every: number): number => sampleShows(0, every);
+
+/**
+ * Which source picture (counted from the stretch's first) sample `index` of a pass taking one picture
+ * every `every` source pictures shows (`every` need not be whole: a pass every 2 s of a 29.97 fps
+ * video): the last of the slot centred on index × every, as above. Past the stretch's end the
+ * last picture is shown; the caller, who knows the end, clamps.
+ */
+export const sampleShows = (index: number, every: number): number => Math.max(Math.round(index * every), Math.ceil((index + 0.5) * every - 1e-9) - 1);
 
 export interface Frame {
   /** 0 for the first frame handed out (of the stretch asked for, at the rate asked for). */
@@ -86,6 +94,8 @@ export interface FrameSource {
   /** The source picture's size in pixels. */
   readonly width: number;
   readonly height: number;
+  /** Its pictures a second (a variable-rate video's average, as probed): which picture a sample at a lower rate shows depends on it (sampleShows). */
+  readonly fps: number;
   /** Whole frames, letterboxed to width×height. */
   wholeFrames(options: WholeFrameOptions): AsyncIterable<Frame>;
   /** The same region of every frame (or the whole frame), at source resolution or scaled. */
@@ -129,6 +139,7 @@ export function framesInMemory(pictures: readonly RgbImage[], fps: number): Fram
   return {
     width,
     height,
+    fps,
     async *wholeFrames(o) {
       const lb = letterboxFor(width, height, o.width, o.height);
       const pad = o.padValue ?? 114;

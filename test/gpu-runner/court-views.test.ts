@@ -232,6 +232,19 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     }
   }, 60_000);
 
+  it("each picture is numbered by the frame it shows: about half an interval after its slot's time", async () => {
+    // 4 s at 15 frames a second; the court is in view only on frames 10–20. ffmpeg's fps filter
+    // hands out, for the picture of 0 s, the last frame before 1 s (frame 14), and for 2 s frame 44.
+    const court = picture(truth), floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+    const frames = Array.from({ length: 60 }, (_, k) => (k >= 10 && k <= 20 ? court : floor));
+    const pass = await observeCourtViews(framesInMemory(frames, 15), 15, { camera: "handheld", durationS: 4 });
+    expect(pass.motion.steps!.map((s) => s.frame)).toEqual([14, 44]);
+    expect(pass.views.map((v) => v.frame)).toEqual([14]);
+    // At 10 frames a second the same picture is frame 9 of the source, and still frame 14 of the 15-frame timeline.
+    const slower = await observeCourtViews(framesInMemory(Array.from({ length: 40 }, (_, k) => (k >= 7 && k <= 13 ? court : floor)), 10), 15, { camera: "handheld", durationS: 4 });
+    expect(slower.views.map((v) => v.frame)).toEqual([14]);
+  }, 60_000);
+
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
     const floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
     const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => floor), 1), 15, { camera: "fixed", durationS: seconds });

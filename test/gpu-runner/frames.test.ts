@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { videoFrames } from "../../gpu-runner/media/decode.ts";
-import { framesInMemory, sampleLagFrames, type Frame, type FrameSource, type WholeFrameOptions } from "../../gpu-runner/media/frames.ts";
+import { framesInMemory, sampleLagFrames, sampleShows, type Frame, type FrameSource, type WholeFrameOptions } from "../../gpu-runner/media/frames.ts";
 import type { RgbImage } from "../../gpu-runner/vision/image.ts";
 
 async function all<T>(frames: AsyncIterable<T>): Promise<T[]> {
@@ -26,7 +26,7 @@ describe("frame sources", () => {
     // 2 s at 15 frames a second of a moving test pattern, lossless enough that pixels survive.
     const file = path.join(mkdtempSync(path.join(tmpdir(), "frames-")), "pattern.mp4");
     execFileSync(FFMPEG, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=96x64:r=15:d=2", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", file]);
-    video = videoFrames(file, 96, 64);
+    video = videoFrames(file, { width: 96, height: 64, fps: 15 });
     const pictures: RgbImage[] = (await all(video.regionFrames())).map((f) => ({ data: f.rgb, width: f.width, height: f.height }));
     expect(pictures).toHaveLength(30);
     memory = framesInMemory(pictures, 15);
@@ -80,6 +80,17 @@ describe("frame sources", () => {
       const shown: number[] = [];
       for await (const f of video.regionFrames({ maxFps: 15 / every })) shown.push(pictures.findIndex((p) => meanAbsDiff(p.rgb, f.rgb) < 1));
       expect(shown.slice(0, 4), `every ${every}`).toEqual([0, 1, 2, 3].map((k) => Math.min(29, every * k + sampleLagFrames(every))));
+    }
+  });
+
+  it("a pass at a rate that does not divide the video's shows the pictures sampleShows says", async () => {
+    const pictures = await all(memory.regionFrames());
+    // 2 a second of a 15-frame video: one picture every 7.5, each the last of its slot.
+    for (const source of [video, memory]) {
+      const shown: number[] = [];
+      for await (const f of source.regionFrames({ maxFps: 2 })) shown.push(pictures.findIndex((p) => meanAbsDiff(p.rgb, f.rgb) < 1));
+      expect(shown).toEqual([3, 11, 18, 26]);
+      expect(shown).toEqual([0, 1, 2, 3].map((k) => sampleShows(k, 7.5)));
     }
   });
 

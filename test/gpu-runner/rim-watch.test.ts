@@ -80,8 +80,8 @@ describe("watchRims on a shaking camera", () => {
     const nothing: BasketballModel = { detect: async () => [] };
     const frames = 30;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
-    const watched = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
-    const unaligned = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7, settings: { MAX_SHIFT_SHARE: 0 } });
+    const watched = await watchRims(videoFrames(video, info), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const unaligned = await watchRims(videoFrames(video, info), nothing, [rim], frames, { fps: 15, input: 256, widths: 7, settings: { MAX_SHIFT_SHARE: 0 } });
     let close = 0;
     for (let f = 1; f < frames; f++) {
       const t = f / 15;
@@ -114,7 +114,7 @@ describe("watchRims on a shaking camera", () => {
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: false, boxes: Array.from({ length: frames }, (_, f) => rimAt(f)) };
     // The region stands still for the first part of the pan.
     expect(roiAround(rimAt(0), 640, 360, 7).x).toBe(roiAround(rimAt(10), 640, 360, 7).x);
-    const watched = await watchRims(videoFrames(video, info.width, info.height), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
+    const watched = await watchRims(videoFrames(video, info), nothing, [rim], frames, { fps: 15, input: 256, widths: 7 });
     const off = watched.slice(1).filter((w) => Math.hypot(w[0].shift.dx, w[0].shift.dy) > 3);
     expect(off.map((w) => w[0].shift), "the camera movement the track did not follow").toEqual([]);
   });
@@ -134,7 +134,7 @@ describe("watchRims on a shaking camera", () => {
     const frames = 36;
     const rim = { id: 0, coverage: 1, meanScore: 0.5, detections: 10, fixed: true, boxes: Array.from({ length: frames }, () => ({ cx: 320, cy: 200, w: 60, h: 18 })) };
     // A 128 input for a 360-pixel region: ffmpeg shrinks the frames before the crop (the path large regions take).
-    const watched = await watchRims(videoFrames(video, info.width, info.height), counting, [rim], frames, { fps: 15, input: 128, widths: 7 });
+    const watched = await watchRims(videoFrames(video, info), counting, [rim], frames, { fps: 15, input: 128, widths: 7 });
     const looked = watched.map((w) => w[0]?.looked ?? false);
     expect(calls).toBe(looked.filter(Boolean).length);
     // While the square crosses (frames 16–23, inside the region) every frame is looked at …

@@ -13,7 +13,7 @@
 // it would have had without it. Still pictures where no view registered are not tried again: the
 // same lines seen at 12 moments spread over the video did not register.
 import type { CameraSetup } from "../../../contract/job-options.ts";
-import { letterboxFor, type FrameSource, type TimeRange } from "../../media/frames.ts";
+import { letterboxFor, sampleShows, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture } from "./court-registration.ts";
@@ -72,9 +72,13 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
   const motion: PictureMotion = { pictures: 0, maxShiftShare: 0, maxChangedShare: 0, steps };
   let first: Uint8Array | null = null, previous: Uint8Array | null = null;
   const startS = opts.range?.startS ?? 0;
+  const span = opts.range?.durationS ?? opts.durationS;
+  const lastShown = span === undefined ? Infinity : Math.max(0, Math.ceil(span * source.fps - 1e-9) - 1);
   for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
     const luma = lumaOfRgb(halvePicture(f.rgb, 2 * W, 2 * H), W * H);
-    const frame = Math.round((startS + f.index * everyS) * fps);
+    // Numbered by the frame the picture shows, about half an interval after its slot's time (a
+    // view a second early would place a moving camera's shots with where it pointed a second before).
+    const frame = Math.round((startS + Math.min(lastShown, sampleShows(f.index, everyS * source.fps)) / source.fps) * fps);
     motion.pictures++;
     if (!first) first = luma;
     else {

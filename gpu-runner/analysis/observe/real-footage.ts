@@ -143,7 +143,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   const cuts = await findSceneCuts(videoPath, { ...o.scenes, signal: o.signal });
   const windows = planWindows(frames, cuts.map((t) => t * o.fps), o.fps, o.windows);
   // Every pass reads the video through one frame source (each pass its own ffmpeg).
-  const source = videoFrames(videoPath, info.width, info.height);
+  const source = videoFrames(videoPath, info);
   const parts: Array<{ window: ObservationWindow; raw: RawRealObservations }> = [];
   for (const [i, window] of windows.entries()) {
     const share = (window.core[1] - window.core[0]) / frames;
