@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { clipBootstrapIntervals, clipShotCounts, exactlyRight, scoreShots, type ClipShotCounts, type FoundShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
+import { clipBootstrapIntervals, clipShotCounts, exactlyRight, matchShots, scoreShots, type ClipShotCounts, type FoundShot, type LabelledShot, type ScoreInterval, type ShotScores } from "../gpu-runner/analysis/metrics.ts";
 import { ATTEMPT_DEFAULTS } from "../gpu-runner/analysis/rules/attempts.ts";
 import { RELEASE_DEFAULTS } from "../gpu-runner/analysis/rules/flight.ts";
 import { COURT_FREE_FREE_THROW_DEFAULTS } from "../gpu-runner/analysis/rules/free-throw.ts";
@@ -47,6 +47,8 @@ export interface ClipScore extends ClipShotCounts {
   /** Found shots called free throws, and the clip's true free throws (bench/free-throws.json; none on a clip not listed there). */
   freeThrowsCalled: number;
   freeThrowsTrue: number;
+  /** Each matched attempt labelled 2 or 3 by eye (bench/two-or-three.json): the label, the call, and whether the call was made on a registered court. */
+  twoOrThree: TwoOrThreeCheck[];
   /** Share of analysed frames whose rim is within one rim width of the labelled hoop box (null: no box). */
   rimRate: number | null;
   /** Share of analysed frames in the labelled flight windows with a ball seen (not interpolated). */
@@ -54,6 +56,34 @@ export interface ClipScore extends ClipShotCounts {
   videoSeconds: number;
   decodeSeconds: number;
   analysisSeconds: number;
+}
+
+export interface TwoOrThreeCheck {
+  release_s: number;
+  /** Taken from behind the three-point line: as labelled by eye, and as called. */
+  truth: boolean;
+  found: boolean;
+  /** The call was made on a registered court (a shot chart position), not by the court-free estimate. */
+  onCourt: boolean;
+}
+
+/** The attempts labelled by eye as taken from inside or behind the three-point line (bench/two-or-three.json), by clip: the manifest does not say. */
+export function twoOrThreeTruth(): Map<string, Array<{ release_s: number; three: boolean }>> {
+  const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "two-or-three.json"), "utf8")) as { attempts: Array<{ clip: string; release_s: number; three: boolean }> };
+  const out = new Map<string, Array<{ release_s: number; three: boolean }>>();
+  for (const a of data.attempts) out.set(a.clip, [...(out.get(a.clip) ?? []), { release_s: a.release_s, three: a.three }]);
+  return out;
+}
+
+/** The matched attempts of a clip labelled 2 or 3, against what the analysis called them (in release order). */
+export function checkTwoOrThree(truth: LabelledShot[], found: Array<FoundShot & { three: boolean; onCourt: boolean }>, labels: Array<{ release_s: number; three: boolean }>): TwoOrThreeCheck[] {
+  return matchShots(truth, found)
+    .flatMap((m) => {
+      const release = truth[m.truth].release_s;
+      const label = release === null ? undefined : labels.find((l) => Math.abs(l.release_s - release) < 1e-6);
+      return label ? [{ release_s: label.release_s, truth: label.three, found: found[m.found].three, onCourt: found[m.found].onCourt }] : [];
+    })
+    .sort((a, b) => a.release_s - b.release_s);
 }
 
 /** The clips whose attempts include free throws, and how many (bench/free-throws.json): the manifest does not say. */
@@ -199,13 +229,13 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
   const decodeSeconds = observationsDir ? 0 : bareDecodeSeconds(file);
   const t0 = performance.now();
   let outcome = "processed";
-  let found: FoundShot[] = [];
+  let found: Array<FoundShot & { three: boolean; onCourt: boolean }> = [];
   let freeThrowsCalled = 0;
   try {
     const video = await probe(file);
     const result = observationsDir ? await analyzeKeepingObservations(file, video, workDir, settings, observationsDir, name, {}, perturb) : await analyzeGame({ models, videoPath: file, video, workDir, options: {}, settings });
     const rimTimes = new Map(readJsonl(result.artifacts.actions).filter((r) => r.type === "shot").map((r) => [r.shot as string, (r.rim ?? null) as number | null]));
-    found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made }));
+    found = result.shots.map((s) => ({ release: s.start_seconds, rim: rimTimes.get(s.key) ?? null, made: s.made, three: s.is_three_point, onCourt: s.location.shot_world_normed !== null }));
     freeThrowsCalled = result.shots.filter((s) => s.is_free_throw).length;
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
@@ -222,6 +252,7 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
     shots: found,
     freeThrowsCalled,
     freeThrowsTrue: trueFreeThrows().get(name) ?? 0,
+    twoOrThree: checkTwoOrThree(clip.shots, found, twoOrThreeTruth().get(name) ?? []),
     ...clipShotCounts(clip.shots, found),
     ...detectionRates(clip, workDir),
     videoSeconds: clip.duration_s,
@@ -237,10 +268,20 @@ export interface PartSummary extends ShotScores {
   visibleHoopFailures: string[];
   /** Free throws called on the clips with a true one (and how many are true), and on the clips without (and how many shots were found there). */
   freeThrows: { calledOnFreeThrowClips: number; true: number; calledOnOthers: number; shotsOnOthers: number };
+  /** Matched attempts labelled 2 or 3 and called right, of those labelled: on a registered court and court-free. */
+  twoOrThree: { onCourt: CallsRight; courtFree: CallsRight };
   videoSeconds: number;
   analysisSeconds: number;
   decodeSeconds: number;
 }
+
+/** How many calls were right, of how many; and the same for the attempts labelled 3 alone (few: a rule that always says 2 is right on most). */
+const callsRight = (checks: TwoOrThreeCheck[]) => {
+  const right = (c: TwoOrThreeCheck[]) => c.filter((p) => p.found === p.truth).length;
+  const threes = checks.filter((p) => p.truth);
+  return { right: right(checks), of: checks.length, threesRight: right(threes), threes: threes.length };
+};
+type CallsRight = ReturnType<typeof callsRight>;
 
 export function summarize(scores: ClipScore[]): PartSummary {
   const sum = (f: (s: ClipScore) => number) => scores.reduce((a, s) => a + f(s), 0);
@@ -253,6 +294,10 @@ export function summarize(scores: ClipScore[]): PartSummary {
       true: sum((s) => s.freeThrowsTrue),
       calledOnOthers: sum((s) => (s.freeThrowsTrue > 0 ? 0 : s.freeThrowsCalled)),
       shotsOnOthers: sum((s) => (s.freeThrowsTrue > 0 ? 0 : s.shots.length)),
+    },
+    twoOrThree: {
+      onCourt: callsRight(scores.flatMap((s) => s.twoOrThree.filter((p) => p.onCourt))),
+      courtFree: callsRight(scores.flatMap((s) => s.twoOrThree.filter((p) => !p.onCourt))),
     },
     videoSeconds: sum((s) => s.videoSeconds),
     analysisSeconds: sum((s) => s.analysisSeconds),
@@ -361,6 +406,7 @@ function clipRows(scores: ClipScore[]): Array<Record<string, string | number>> {
     "release error s": s.releaseErrorsS.length ? s.releaseErrorsS.map((e) => e.toFixed(2)).join(" ") : "–",
     "exactly right": exactlyRight(s) ? "yes" : "no",
     "free throws called / true": `${s.freeThrowsCalled} / ${s.freeThrowsTrue}`,
+    "2 or 3: called (labelled)": s.twoOrThree.length ? s.twoOrThree.map((p) => `${p.found ? 3 : 2}${p.onCourt ? " court" : ""} (${p.truth ? 3 : 2})`).join(", ") : "–",
     "rim found": pct(s.rimRate),
     "ball in flight": pct(s.ballRate),
     "analysis / video": `${(s.analysisSeconds / Math.max(s.videoSeconds, 1e-3)).toFixed(2)}×`,
@@ -384,6 +430,7 @@ function summaryRows(parts: Array<[string, PartSummary]>): Array<Record<string, 
     row("clips without an attempt: shots found", (p) => `${p.attemptsOnClipsWithoutAttempt} on ${p.clipsWithoutAttempt} clips`, "0"),
     row("clips with a visible hoop that failed", (p) => String(p.visibleHoopFailures.length), "0"),
     row("free throws called: on free-throw clips (true) / on other clips (shots found there)", (p) => `${p.freeThrows.calledOnFreeThrowClips} (${p.freeThrows.true}) / ${p.freeThrows.calledOnOthers} (${p.freeThrows.shotsOnOthers})`, "all / 0"),
+    row("2 or 3 right on matched attempts labelled by eye (threes alone): registered court / court-free", (p) => [p.twoOrThree.onCourt, p.twoOrThree.courtFree].map((c) => `${c.right} of ${c.of} (${c.threesRight} of ${c.threes})`).join(" / "), "held-out ≥ 90 % (registered)"),
     row("analysis time / video length", (p) => `${(p.analysisSeconds / p.videoSeconds).toFixed(2)}×`, ""),
   ];
 }
