@@ -92,6 +92,10 @@ export function trueFreeThrows(): Map<string, number> {
   return new Map(data.clips.map((c) => [c.clip, c.free_throws]));
 }
 
+/** The bench's own truth files, read once for every clip scored. */
+const FREE_THROW_TRUTH = trueFreeThrows();
+const TWO_OR_THREE_TRUTH = twoOrThreeTruth();
+
 export function bareDecodeSeconds(file: string): number {
   const t0 = performance.now();
   execFileSync(FFMPEG, ["-v", "error", "-nostdin", "-i", file, "-an", "-f", "null", "-"]);
@@ -251,8 +255,8 @@ export async function scoreClip(clip: ManifestClip, index: number, workRoot: str
     outcome,
     shots: found,
     freeThrowsCalled,
-    freeThrowsTrue: trueFreeThrows().get(name) ?? 0,
-    twoOrThree: checkTwoOrThree(clip.shots, found, twoOrThreeTruth().get(name) ?? []),
+    freeThrowsTrue: FREE_THROW_TRUTH.get(name) ?? 0,
+    twoOrThree: checkTwoOrThree(clip.shots, found, TWO_OR_THREE_TRUTH.get(name) ?? []),
     ...clipShotCounts(clip.shots, found),
     ...detectionRates(clip, workDir),
     videoSeconds: clip.duration_s,
