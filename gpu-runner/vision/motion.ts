@@ -155,27 +155,22 @@ export const PICTURE_SHIFT_DEFAULTS = {
 
 /**
  * How a whole W×H luma picture moved against a reference of the same size: the shift (dx, dy) in
- * pixels (a multiple of 4) that lines it up, `picture(x + dx, y + dy) ≈ reference(x, y)`, searched
- * up to `maxShiftShare` of the width and height each way on 4×4 block means, and the share of the
- * overlap still changed after it (players moving over a fixed floor; most of it after a cut or a pan
- * past the search range). A camera on a tripod gives (0, 0) and a small share. `atLimit`: the shift
+ * whole pixels that lines it up, `picture(x + dx, y + dy) ≈ reference(x, y)`, searched up to
+ * `maxShiftShare` of the width and height each way on 4×4 block means, then refined pixel by pixel
+ * around the best of them; and the share of the overlap still changed after it (players moving
+ * over a fixed floor; most of it after a cut or a pan past the search range). A camera on a tripod gives (0, 0) and a small share. `atLimit`: the shift
  * found is at the edge of the search, where a larger one would have been cut short.
  */
 export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<number>, W: number, H: number, maxShiftShare = 0.15): { dx: number; dy: number; changedShare: number; atLimit: boolean } {
   const w = W >> 2, h = H >> 2;
   const a = blockMeans4(picture, W, H, new Float32Array(w * h)), b = blockMeans4(reference, W, H, new Float32Array(w * h));
   const rx = Math.ceil(maxShiftShare * w), ry = Math.ceil(maxShiftShare * h);
-  // Mean absolute difference over the overlap; ties keep the smaller shift (searched outward from 0).
-  const differenceAt = (dx: number, dy: number) => {
-    let sum = 0, n = 0;
-    for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y++)
-      for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x++) { sum += Math.abs(a[(y + dy) * w + x + dx] - b[y * w + x]); n++; }
-    return n ? sum / n : Infinity;
-  };
-  let best = { dx: 0, dy: 0, d: differenceAt(0, 0) };
+  // Ties keep the smaller shift (searched outward from 0); a shift sure to be worse than the best by
+  // more than the tie margin is left early (the answer is the same, the search faster).
+  let best = { dx: 0, dy: 0, d: shiftedMeanDifference(a, b, w, h, 0, 0, 1) };
   for (let dy = -ry; dy <= ry; dy++)
     for (let dx = -rx; dx <= rx; dx++) {
-      const d = differenceAt(dx, dy);
+      const d = shiftedMeanDifference(a, b, w, h, dx, dy, 1, best.d + 2e-6);
       if (d < best.d - 1e-6 || (Math.abs(d - best.d) <= 1e-6 && Math.hypot(dx, dy) < Math.hypot(best.dx, best.dy))) best = { dx, dy, d };
     }
   let changed = 0, n = 0;
@@ -186,5 +181,34 @@ export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<nu
     }
   // A shift at the edge of the search may be a larger one cut short (a fast pan): not a measurement.
   const atLimit = Math.abs(best.dx) === rx || Math.abs(best.dy) === ry;
-  return { dx: 4 * best.dx, dy: 4 * best.dy, changedShare: n ? changed / n : 1, atLimit };
+  // The blocks find the shift to about a block; the pixels within a block of it say where it is (a
+  // camera followed picture by picture moves a few pixels a step, which whole blocks round away).
+  // Every shift is compared on the reference's even pixels, so no shift is favoured by which pixels it samples.
+  let fine = { dx: 4 * best.dx, dy: 4 * best.dy, d: shiftedMeanDifference(picture, reference, W, H, 4 * best.dx, 4 * best.dy, 2) };
+  for (let dy = 4 * best.dy - 4; dy <= 4 * best.dy + 4; dy++)
+    for (let dx = 4 * best.dx - 4; dx <= 4 * best.dx + 4; dx++) {
+      const d = shiftedMeanDifference(picture, reference, W, H, dx, dy, 2, fine.d + 1e-6);
+      if (d < fine.d - 1e-6) fine = { dx, dy, d };
+    }
+  return { dx: fine.dx, dy: fine.dy, changedShare: n ? changed / n : 1, atLimit };
+}
+
+/**
+ * Mean |picture(x + dx, y + dy) − reference(x, y)| over the two `cols`×`rows` pictures' overlap, on
+ * the reference's pixels whose row and column are multiples of `step`; Infinity where there is no
+ * overlap, or as soon as the mean is sure to exceed `stopAbove` (a search skipping a shift it cannot take).
+ */
+function shiftedMeanDifference(picture: ArrayLike<number>, reference: ArrayLike<number>, cols: number, rows: number, dx: number, dy: number, step: number, stopAbove = Infinity): number {
+  const x0 = Math.max(0, -dx), y0 = Math.max(0, -dy);
+  const xs = x0 + ((step - (x0 % step)) % step), ys = y0 + ((step - (y0 % step)) % step);
+  const x1 = Math.min(cols, cols - dx), y1 = Math.min(rows, rows - dy);
+  if (xs >= x1 || ys >= y1) return Infinity;
+  const count = Math.ceil((x1 - xs) / step) * Math.ceil((y1 - ys) / step), stopSum = stopAbove * count;
+  let sum = 0;
+  for (let y = ys; y < y1; y += step) {
+    const p = (y + dy) * cols + dx, r = y * cols;
+    for (let x = xs; x < x1; x += step) sum += Math.abs(picture[p + x] - reference[r + x]);
+    if (sum > stopSum) return Infinity;
+  }
+  return sum / count;
 }

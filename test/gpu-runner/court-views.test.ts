@@ -152,6 +152,9 @@ describe("camera_setup: one view for a fixed camera, the nearest for a moving on
     const scene = (ox: number, oy: number) => Uint8Array.from({ length: W * H }, (_, i) => blocks[Math.floor(((i % W) + ox + 40) / 8) + (W / 8 + 10) * Math.floor((Math.floor(i / W) + oy + 40) / 8)]);
     const first = scene(0, 0);
     expect(pictureShift(scene(12, 8), first, W, H)).toMatchObject({ dx: -12, dy: -8 });
+    // To the pixel, not to the 4-px blocks the search runs on: a camera followed picture by picture moves a few pixels a step.
+    expect(pictureShift(scene(6, 3), first, W, H)).toMatchObject({ dx: -6, dy: -3 });
+    expect(pictureShift(scene(-2, 1), first, W, H)).toMatchObject({ dx: 2, dy: -1 });
     const player = Uint8Array.from(first);
     for (let y = 30; y < 70; y++) for (let x = 60; x < 76; x++) player[y * W + x] = 250;
     const still = pictureShift(player, first, W, H);
@@ -166,11 +169,17 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
   // A real camera's view (the labelled tuning frame, 960×540, at half size), as court-registration.test.ts draws courts.
   const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/court-landmarks.json"), "utf8")) as { frames: Array<{ clip: string; landmarks: NamedPoint[] }> };
   const truth = fitCourt("fiba", labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 })))!;
-  /** An RGB picture of a grey floor with the FIBA lines painted through h. */
-  const picture = (h: H3) => {
-    const random = seededRandom(1);
+  /**
+   * An RGB picture of a grey floor with the FIBA lines painted through h; the floor's grain moved by
+   * `moved` pixels with them (a camera that turned moves the whole floor, not only its lines).
+   */
+  const picture = (h: H3, moved: [number, number] = [0, 0]) => {
     const data = new Uint8Array(W * H * 3);
-    for (let i = 0; i < W * H; i++) data.fill(85 + Math.floor(random() * 10), 3 * i, 3 * i + 3);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x, grain = Math.imul(Math.imul(x - moved[0], 73856093) ^ Math.imul(y - moved[1], 19349663), 2654435761) >>> 0;
+        data.fill(85 + (grain % 10), 3 * i, 3 * i + 3);
+      }
     for (const l of courtLines(COURT_TEMPLATES.fiba)) {
       const n = 4000;
       for (let k = 0; k <= n; k++) {
@@ -194,7 +203,7 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
   }, 60_000);
 
   it("a fixed hint on a video whose picture moves halfway is registered every EVERY_S, as a moving camera's, and each shot takes the nearest view", async () => {
-    const before = picture(truth), after = picture(shifted(truth, 24, 0));
+    const before = picture(truth), after = picture(shifted(truth, 24, 0), [24, 0]);
     const frames = Array.from({ length: seconds }, (_, s) => (s < seconds / 2 ? before : after));
     const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "fixed", durationS: seconds });
     expect(pass.motion.pictures).toBe(seconds / COURT_VIEW_DEFAULTS.EVERY_S);
@@ -210,39 +219,63 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
 
   it("a handheld camera is followed from the picture its view was registered on to the pictures where none was", async () => {
     // The camera drifts steadily, 4 px right and 2 px down a second (the court's pixels move left
-    // and up): 8 and 4 px between the pass's pictures. Only the first picture's view is kept, as
-    // where players hide the lines in the others.
+    // and up): 4 and 2 px between the pictures it is followed on (one a second: the video has no
+    // more). Only the first picture's view is kept, as where players hide the lines in the others.
     const drift = (s: number): H3 => shifted(truth, -4 * s, -2 * s);
-    const frames = Array.from({ length: 10 }, (_, s) => picture(drift(s)));
+    const frames = Array.from({ length: 10 }, (_, s) => picture(drift(s), [-4 * s, -2 * s]));
     const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "handheld", durationS: 10 });
-    expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, [-8, -4], [-8, -4], [-8, -4], [-8, -4]]);
-    const first = pass.views.find((v) => v.frame === 0)!;
-    expect(first).toBeDefined();
+    expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, ...Array.from({ length: 9 }, () => [-4, -2])]);
+    expect(pass.views.map((v) => v.frame)).toEqual([0, 30, 60, 90, 120]);
+    const first = pass.views[0];
     const plan = planCourtViews([first], "handheld", pass.motion);
-    // A shot at 5 s, between the pictures of 4 and 6 s (16 and 24 px left, 8 and 12 up of the
-    // first), is placed on the court where it is in its own picture (20 px left, 10 up), not in the
+    // A shot at 5.5 s, between the pictures of 5 and 6 s (20 and 24 px left, 10 and 12 up of the
+    // first), is placed on the court where it is in its own picture (22 px left, 11 up), not in the
     // nearest picture's.
-    const view = viewForFrame(plan, 5 * 15, 15)!;
+    const view = viewForFrame(plan, 5.5 * 15, 15)!;
     expect(view.frame).toBe(0);
     const lm = COURT_TEMPLATES.fiba.basketFromBaseline;
     for (const p of [[lm, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
-      const got = applyHomography(view.h, p), want = applyHomography(drift(5), p), asRegistered = applyHomography(first.h, p);
+      const got = applyHomography(view.h, p), want = applyHomography(drift(5.5), p), asRegistered = applyHomography(first.h, p);
       expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
       expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(15);
     }
   }, 60_000);
 
   it("each picture is numbered by the frame it shows: about half an interval after its slot's time", async () => {
-    // 4 s at 15 frames a second; the court is in view only on frames 10–20. ffmpeg's fps filter
-    // hands out, for the picture of 0 s, the last frame before 1 s (frame 14), and for 2 s frame 44.
+    // 4 s at 15 frames a second, followed on 8 pictures every EVERY_S (one every 3.75 frames); the
+    // court is in view only on frames 0–3. ffmpeg's fps filter hands out, for the picture of 0 s,
+    // the last frame before 0.125 s (frame 1), for 0.25 s frame 5, and so on.
+    expect(COURT_VIEW_DEFAULTS.FOLLOW_STEPS).toBe(8);
     const court = picture(truth), floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
-    const frames = Array.from({ length: 60 }, (_, k) => (k >= 10 && k <= 20 ? court : floor));
+    const frames = Array.from({ length: 60 }, (_, k) => (k <= 3 ? court : floor));
     const pass = await observeCourtViews(framesInMemory(frames, 15), 15, { camera: "handheld", durationS: 4 });
-    expect(pass.motion.steps!.map((s) => s.frame)).toEqual([14, 44]);
-    expect(pass.views.map((v) => v.frame)).toEqual([14]);
-    // At 10 frames a second the same picture is frame 9 of the source, and still frame 14 of the 15-frame timeline.
-    const slower = await observeCourtViews(framesInMemory(Array.from({ length: 40 }, (_, k) => (k >= 7 && k <= 13 ? court : floor)), 10), 15, { camera: "handheld", durationS: 4 });
-    expect(slower.views.map((v) => v.frame)).toEqual([14]);
+    expect(pass.motion.steps!.map((s) => s.frame)).toEqual([1, 5, 9, 13, 16, 20, 24, 28, 31, 35, 39, 43, 46, 50, 54, 58]);
+    expect(pass.views.map((v) => v.frame)).toEqual([1]);
+    // At 10 frames a second the first picture is frame 1 of the source (0.1 s), frame 2 of the 15-frame timeline (1.5 rounded up).
+    const slower = await observeCourtViews(framesInMemory(Array.from({ length: 40 }, (_, k) => (k <= 2 ? court : floor)), 10), 15, { camera: "handheld", durationS: 4 });
+    expect(slower.views.map((v) => v.frame)).toEqual([2]);
+  }, 60_000);
+
+  it("a sway between the registered pictures is followed on the pictures between them", async () => {
+    // The camera sways 12 px right and back every EVERY_S: the registered pictures, EVERY_S apart,
+    // all see it in the same place, so only the pictures between them can tell where it pointed.
+    const swayPx = (t: number) => Math.round(12 * Math.sin((2 * Math.PI * t) / COURT_VIEW_DEFAULTS.EVERY_S));
+    const sway = (t: number): H3 => shifted(truth, swayPx(t), 0);
+    const fps = 4, seconds = 8;
+    const frames = Array.from({ length: seconds * fps }, (_, k) => picture(sway(k / fps), [swayPx(k / fps), 0]));
+    const pass = await observeCourtViews(framesInMemory(frames, fps), fps, { camera: "handheld", durationS: seconds });
+    // Followed on every picture (the video has 8 a registration interval): 0, 8, 12, 8, 0, −8, … px.
+    expect(pass.motion.steps!.slice(0, 5).map((s) => [s.frame, s.fromPrevious?.dx ?? null])).toEqual([[0, null], [1, 8], [2, 4], [3, -4], [4, -8]]);
+    const first = pass.views.find((v) => v.frame === 0)!;
+    expect(first).toBeDefined();
+    const plan = planCourtViews([first], "handheld", pass.motion);
+    // A shot at 4.5 s, at the sway's right end: where the court is in its own picture, not in the registered one's.
+    const view = viewForFrame(plan, 4.5 * fps, fps)!;
+    for (const p of [[COURT_TEMPLATES.fiba.basketFromBaseline, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
+      const got = applyHomography(view.h, p), want = applyHomography(sway(4.5), p), asRegistered = applyHomography(first.h, p);
+      expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
+      expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(8);
+    }
   }, 60_000);
 
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
@@ -265,9 +298,9 @@ describe("shots placed on a court registered from its lines (real footage)", () 
     const file = path.join(REALCLIPS_DIR, clip.file);
     const r = await analyzeGame({ models, videoPath: file, video: await probe(file), workDir: path.join(CACHE_DIR, "court-views", "45deg"), options: {} });
     expect(r.shots.length).toBeGreaterThan(0);
-    // A handheld clip submitted with the default camera_setup (fixed): its pictures drift (1.7 % of
-    // the width between 0 and 6 s), so the hint falls back to the nearest view and says so.
-    expect(r.diagnostics.court).toMatchObject({ camera_setup: "fixed", views: 4, why: "picture_moved", one_view_s: null });
+    // A handheld clip submitted with the default camera_setup (fixed): its registered pictures drift
+    // (up to 3.1 % of the width from the first), so the hint falls back to the nearest view and says so.
+    expect(r.diagnostics.court).toMatchObject({ camera_setup: "fixed", views: 5, why: "picture_moved", one_view_s: null });
     expect(r.diagnostics.court!.motion!.maxShiftShare).toBeGreaterThan(COURT_CAMERA_DEFAULTS.MAX_PICTURE_SHIFT_SHARE);
     const rows = readFileSync(r.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "shot");
     for (const s of r.shots) {

@@ -1,7 +1,9 @@
 // The court as the camera saw it over the video (issue 25, point 1): a small picture every
 // few seconds, registered from its painted lines (analysis/observe/court-registration.ts), and how
-// far each picture moved against the first and against the one before (vision/motion.ts,
-// pictureShift). Pictures where the court is not registered give no view. How the shots then take
+// far each picture moved against the first (vision/motion.ts, pictureShift); between them the camera
+// is followed on FOLLOW_STEPS pictures, each lined up with the one before (a sway turns back within
+// two seconds; the registered pictures alone would not see it). Pictures where the court is not
+// registered give no view. How the shots then take
 // the views — one view for a fixed camera, for a moving one the nearest, carried along the camera's
 // path — is rules/court-view.ts (planCourtViews, viewForFrame).
 //
@@ -21,8 +23,14 @@ import { viewInPicture } from "../../vision/homography.ts";
 import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
 
 export const COURT_VIEW_DEFAULTS = {
-  /** One picture every this many seconds (registration costs about half a second of CPU each). */
+  /** One picture registered every this many seconds (registration costs about half a second of CPU each). */
   EVERY_S: 2,
+  /**
+   * Pictures per EVERY_S on which the camera is followed (each lined up with the one before, a few
+   * milliseconds each; only the first of them registered): a sway or a fast pan turns back or
+   * outruns the search between two registered pictures. 1 follows on the registered pictures alone.
+   */
+  FOLLOW_STEPS: 8,
   /** A fixed camera's video is registered at most this many times (never more often than EVERY_S). */
   FIXED_PICTURES: 12,
   /** Width of the registered picture (px), decoded at twice this (registerPicture finds the lines there); the unit tests' synthetic courts are this size. */
@@ -51,15 +59,18 @@ export async function observeCourtViews(source: FrameSource, fps: number, opts: 
   const span = opts.range?.durationS ?? opts.durationS ?? 0;
   const sparseEvery = span / o.FIXED_PICTURES;
   if (camera === "fixed" && sparseEvery > o.EVERY_S) {
-    const sparse = await courtPass(source, fps, sparseEvery, opts);
+    const sparse = await courtPass(source, fps, sparseEvery, 1, opts);
     const { why } = planCourtViews(sparse.views, camera, sparse.motion);
     if (why !== "picture_moved" && why !== "views_disagree") return sparse;
   }
-  return courtPass(source, fps, o.EVERY_S, opts);
+  return courtPass(source, fps, o.EVERY_S, o.FOLLOW_STEPS, opts);
 }
 
-/** One picture every `everyS` seconds: each registered, and lined up with the first. */
-async function courtPass(source: FrameSource, fps: number, everyS: number, opts: CourtPassOptions): Promise<CourtPass> {
+/**
+ * One picture registered every `everyS` seconds, and lined up with the first; `followSteps`
+ * pictures in each `everyS`, each lined up with the one before (the camera's path).
+ */
+async function courtPass(source: FrameSource, fps: number, everyS: number, followStepsAsked: number, opts: CourtPassOptions): Promise<CourtPass> {
   const o = COURT_VIEW_DEFAULTS;
   const { width, height } = source;
   const W = o.WORK_WIDTH, H = Math.max(2, Math.round((height * W) / width / 2) * 2);
@@ -74,22 +85,29 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, opts:
   const startS = opts.range?.startS ?? 0;
   const span = opts.range?.durationS ?? opts.durationS;
   const lastShown = span === undefined ? Infinity : Math.max(0, Math.ceil(span * source.fps - 1e-9) - 1);
-  for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / everyS, range: opts.range, signal: opts.signal })) {
+  // Never more often than the video has pictures (a slow timelapse): each step a picture of its own.
+  const followSteps = Math.max(1, Math.min(followStepsAsked, Math.floor(everyS * source.fps + 1e-9)));
+  const stepS = everyS / followSteps;
+  for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / stepS, range: opts.range, signal: opts.signal })) {
     const luma = lumaOfRgb(halvePicture(f.rgb, 2 * W, 2 * H), W * H);
     // Numbered by the frame the picture shows, about half an interval after its slot's time (a
     // view a second early would place a moving camera's shots with where it pointed a second before).
-    const frame = Math.round((startS + Math.min(lastShown, sampleShows(f.index, everyS * source.fps)) / source.fps) * fps);
-    motion.pictures++;
-    if (!first) first = luma;
-    else {
-      const m = pictureShift(luma, first, W, H);
-      motion.maxShiftShare = Math.max(motion.maxShiftShare, Math.hypot(m.dx, m.dy) / W);
-      motion.maxChangedShare = Math.max(motion.maxChangedShare, m.changedShare);
+    const frame = Math.round((startS + Math.min(lastShown, sampleShows(f.index, stepS * source.fps)) / source.fps) * fps);
+    const registered = f.index % followSteps === 0;
+    if (registered) {
+      motion.pictures++;
+      if (!first) first = luma;
+      else {
+        const m = pictureShift(luma, first, W, H);
+        motion.maxShiftShare = Math.max(motion.maxShiftShare, Math.hypot(m.dx, m.dy) / W);
+        motion.maxChangedShare = Math.max(motion.maxChangedShare, m.changedShare);
+      }
     }
     // Against the picture before, so a moving camera can be followed (rules/court-view.ts, cameraPath); in source pixels.
     const step = previous && pictureShift(luma, previous, W, H);
     steps.push({ frame, fromPrevious: step && { dx: step.dx / lb.scale, dy: step.dy / lb.scale, changedShare: step.changedShare, atLimit: step.atLimit } });
     previous = luma;
+    if (!registered) continue;
     const r = registerPicture(f.rgb, W, H);
     if (r) views.push({ frame, type: r.type, h: viewInPicture(r.h, lb.scale, lb.padX, lb.padY) });
   }

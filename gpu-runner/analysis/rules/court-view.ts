@@ -39,7 +39,7 @@ export interface PictureStep {
  * share of the picture's width, and the largest share of the picture that still differed after it.
  */
 export interface PictureMotion {
-  /** Pictures the court pass read (1: nothing to compare; the clip is shorter than one picture interval). */
+  /** Pictures the court pass registered and compared with its first (1: nothing to compare; the clip is shorter than one interval). The steps follow the camera on more. */
   pictures: number;
   maxShiftShare: number;
   maxChangedShare: number;
