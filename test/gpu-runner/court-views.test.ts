@@ -222,10 +222,11 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     // and up): 4 and 2 px between the pictures it is followed on (one a second: the video has no
     // more). Only the first picture's view is kept, as where players hide the lines in the others.
     const drift = (s: number): H3 => shifted(truth, -4 * s, -2 * s);
-    const frames = Array.from({ length: 10 }, (_, s) => picture(drift(s), [-4 * s, -2 * s]));
-    const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "handheld", durationS: 10 });
-    expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, ...Array.from({ length: 9 }, () => [-4, -2])]);
-    expect(pass.views.map((v) => v.frame)).toEqual([0, 30, 60, 90, 120]);
+    // 12 s: not a short video (MIN_REGISTERED × EVERY_S), so registered every EVERY_S.
+    const frames = Array.from({ length: 12 }, (_, s) => picture(drift(s), [-4 * s, -2 * s]));
+    const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "handheld", durationS: 12 });
+    expect(pass.motion.steps!.map((s) => s.fromPrevious && [s.fromPrevious.dx, s.fromPrevious.dy])).toEqual([null, ...Array.from({ length: 11 }, () => [-4, -2])]);
+    expect(pass.views.map((v) => v.frame)).toEqual([0, 30, 60, 90, 120, 150]);
     const first = pass.views[0];
     const plan = planCourtViews([first], "handheld", pass.motion);
     // A shot at 5.5 s, between the pictures of 5 and 6 s (20 and 24 px left, 10 and 12 up of the
@@ -278,6 +279,21 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     }
   }, 60_000);
 
+  it("a short video is registered MIN_REGISTERED times, spread over it: a court seen for a moment between two EVERY_S pictures is registered", async () => {
+    // 4 s at 15 frames a second, the court in view only from 0.5 to 1.2 s (players hide it before
+    // and after). Every EVERY_S the pass would register the pictures of 0.125 and 2.125 s and miss
+    // it; 4 s is shorter than MIN_REGISTERED × EVERY_S, so every 0.5 s: 0.125, 0.625, 1.125 s, ….
+    expect(COURT_VIEW_DEFAULTS.MIN_REGISTERED).toBe(6);
+    const court = picture(truth), floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+    const frames = Array.from({ length: 60 }, (_, k) => (k >= 8 && k <= 18 ? court : floor));
+    const pass = await observeCourtViews(framesInMemory(frames, 15), 15, { camera: "handheld", durationS: 4 });
+    expect(pass.motion.pictures).toBe(8);
+    expect(pass.views.map((v) => v.frame)).toEqual([9, 16]);
+    // A long video is registered every EVERY_S as before.
+    const long = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => court), 1), 15, { camera: "handheld", durationS: seconds });
+    expect(long.motion.pictures).toBe(seconds / COURT_VIEW_DEFAULTS.EVERY_S);
+  }, 60_000);
+
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
     const floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
     const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => floor), 1), 15, { camera: "fixed", durationS: seconds });
@@ -300,7 +316,7 @@ describe("shots placed on a court registered from its lines (real footage)", () 
     expect(r.shots.length).toBeGreaterThan(0);
     // A handheld clip submitted with the default camera_setup (fixed): its registered pictures drift
     // (up to 3.1 % of the width from the first), so the hint falls back to the nearest view and says so.
-    expect(r.diagnostics.court).toMatchObject({ camera_setup: "fixed", views: 5, why: "picture_moved", one_view_s: null });
+    expect(r.diagnostics.court).toMatchObject({ camera_setup: "fixed", views: 7, why: "picture_moved", one_view_s: null });
     expect(r.diagnostics.court!.motion!.maxShiftShare).toBeGreaterThan(COURT_CAMERA_DEFAULTS.MAX_PICTURE_SHIFT_SHARE);
     const rows = readFileSync(r.artifacts.actions, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "shot");
     for (const s of r.shots) {

@@ -3,9 +3,9 @@
 // far each picture moved against the first (vision/motion.ts, pictureShift); between them the camera
 // is followed on FOLLOW_STEPS pictures, each lined up with the one before (a sway turns back within
 // two seconds; the registered pictures alone would not see it). Pictures where the court is not
-// registered give no view. How the shots then take
-// the views — one view for a fixed camera, for a moving one the nearest, carried along the camera's
-// path — is rules/court-view.ts (planCourtViews, viewForFrame).
+// registered give no view. How the shots then take the views — one view for a fixed camera, for a
+// moving one the nearest, carried along the camera's path — is rules/court-view.ts
+// (planCourtViews, viewForFrame).
 //
 // The submit's `camera_setup` (handed in) decides how many pictures are registered: a camera that
 // moves needs a view every EVERY_S; a fixed one sees one court, so a long video is sampled at most
@@ -13,7 +13,9 @@
 // those pictures moved or their views disagree (planCourtViews), the pass registers the video again
 // every EVERY_S, as for a moving camera: the hint never leaves a moving video with fewer views than
 // it would have had without it. Still pictures where no view registered are not tried again: the
-// same lines seen at 12 moments spread over the video did not register.
+// same lines seen at 12 moments spread over the video did not register. A video shorter than
+// MIN_REGISTERED × EVERY_S (a clip of a few seconds) is registered MIN_REGISTERED times instead,
+// spread over it: two pictures are few chances to catch the lines between the players.
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, sampleShows, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
@@ -31,6 +33,12 @@ export const COURT_VIEW_DEFAULTS = {
    * outruns the search between two registered pictures. 1 follows on the registered pictures alone.
    */
   FOLLOW_STEPS: 8,
+  /**
+   * A video shorter than this many EVERY_S is registered this many times, spread over it (never more
+   * often than the pictures it is followed on): two or three pictures of a short clip are few
+   * chances to see its lines between the players.
+   */
+  MIN_REGISTERED: 6,
   /** A fixed camera's video is registered at most this many times (never more often than EVERY_S). */
   FIXED_PICTURES: 12,
   /** Width of the registered picture (px), decoded at twice this (registerPicture finds the lines there); the unit tests' synthetic courts are this size. */
@@ -63,14 +71,16 @@ export async function observeCourtViews(source: FrameSource, fps: number, opts: 
     const { why } = planCourtViews(sparse.views, camera, sparse.motion);
     if (why !== "picture_moved" && why !== "views_disagree") return sparse;
   }
-  return courtPass(source, fps, o.EVERY_S, o.FOLLOW_STEPS, opts);
+  const stepS = o.EVERY_S / o.FOLLOW_STEPS;
+  const stepsPerRegistration = span > 0 ? Math.max(1, Math.min(o.FOLLOW_STEPS, Math.floor(span / o.MIN_REGISTERED / stepS + 1e-9))) : o.FOLLOW_STEPS;
+  return courtPass(source, fps, stepsPerRegistration * stepS, stepsPerRegistration, opts);
 }
 
 /**
  * One picture registered every `everyS` seconds, and lined up with the first; `followSteps`
  * pictures in each `everyS`, each lined up with the one before (the camera's path).
  */
-async function courtPass(source: FrameSource, fps: number, everyS: number, followStepsAsked: number, opts: CourtPassOptions): Promise<CourtPass> {
+async function courtPass(source: FrameSource, fps: number, everyAskedS: number, followStepsAsked: number, opts: CourtPassOptions): Promise<CourtPass> {
   const o = COURT_VIEW_DEFAULTS;
   const { width, height } = source;
   const W = o.WORK_WIDTH, H = Math.max(2, Math.round((height * W) / width / 2) * 2);
@@ -86,6 +96,7 @@ async function courtPass(source: FrameSource, fps: number, everyS: number, follo
   const span = opts.range?.durationS ?? opts.durationS;
   const lastShown = span === undefined ? Infinity : Math.max(0, Math.ceil(span * source.fps - 1e-9) - 1);
   // Never more often than the video has pictures (a slow timelapse): each step a picture of its own.
+  const everyS = Math.max(everyAskedS, 1 / source.fps);
   const followSteps = Math.max(1, Math.min(followStepsAsked, Math.floor(everyS * source.fps + 1e-9)));
   const stepS = everyS / followSteps;
   for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / stepS, range: opts.range, signal: opts.signal })) {
