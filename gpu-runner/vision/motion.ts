@@ -158,8 +158,9 @@ export const PICTURE_SHIFT_DEFAULTS = {
  * whole pixels that lines it up, `picture(x + dx, y + dy) ≈ reference(x, y)`, searched up to
  * `maxShiftShare` of the width and height each way on 4×4 block means, then refined pixel by pixel
  * around the best of them; and the share of the overlap still changed after it (players moving
- * over a fixed floor; most of it after a cut or a pan past the search range). A camera on a tripod gives (0, 0) and a small share. `atLimit`: the shift
- * found is at the edge of the search, where a larger one would have been cut short.
+ * over a fixed floor; most of it after a cut or a pan past the search range). A camera on a tripod
+ * gives (0, 0) and a small share. `atLimit`: the shift found is at the edge of the search, where a
+ * larger one would have been cut short.
  */
 export function pictureShift(picture: ArrayLike<number>, reference: ArrayLike<number>, W: number, H: number, maxShiftShare = 0.15): { dx: number; dy: number; changedShare: number; atLimit: boolean } {
   const w = W >> 2, h = H >> 2;

@@ -77,8 +77,9 @@ export async function observeCourtViews(source: FrameSource, fps: number, opts: 
 }
 
 /**
- * One picture registered every `everyS` seconds, and lined up with the first; `followSteps`
- * pictures in each `everyS`, each lined up with the one before (the camera's path).
+ * One picture registered every `everyAskedS` seconds (at least a picture of the video apart), and
+ * lined up with the first; `followStepsAsked` pictures in each such interval (fewer where the video
+ * has fewer), each lined up with the one before (the camera's path).
  */
 async function courtPass(source: FrameSource, fps: number, everyAskedS: number, followStepsAsked: number, opts: CourtPassOptions): Promise<CourtPass> {
   const o = COURT_VIEW_DEFAULTS;
