@@ -192,6 +192,19 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     }
     return { data, width: W, height: H };
   };
+  /** A grey floor without court lines (players hide them, or the camera looks away). */
+  const floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+  /**
+   * A view carried to another picture places the court where that picture shows it (within 3 px of
+   * `want`'s points), where the view as registered (`asRegistered`) is more than `offPx` away.
+   */
+  const expectPlacedInItsPicture = (view: CourtView, want: H3, asRegistered: H3, offPx: number) => {
+    for (const p of [[COURT_TEMPLATES.fiba.basketFromBaseline, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
+      const got = applyHomography(view.h, p), there = applyHomography(want, p), registered = applyHomography(asRegistered, p);
+      expect(Math.hypot(got[0] - there[0], got[1] - there[1])).toBeLessThan(3);
+      expect(Math.hypot(registered[0] - there[0], registered[1] - there[1])).toBeGreaterThan(offPx);
+    }
+  };
   const seconds = 30;
 
   it("a fixed camera's long video is registered FIXED_PICTURES times, spread over it, and gives one view", async () => {
@@ -234,12 +247,7 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     // nearest picture's.
     const view = viewForFrame(plan, 5.5 * 15, 15)!;
     expect(view.frame).toBe(0);
-    const lm = COURT_TEMPLATES.fiba.basketFromBaseline;
-    for (const p of [[lm, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
-      const got = applyHomography(view.h, p), want = applyHomography(drift(5.5), p), asRegistered = applyHomography(first.h, p);
-      expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
-      expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(15);
-    }
+    expectPlacedInItsPicture(view, drift(5.5), first.h, 15);
   }, 60_000);
 
   it("each picture is numbered by the frame it shows: about half an interval after its slot's time", async () => {
@@ -247,7 +255,7 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     // court is in view only on frames 0–3. ffmpeg's fps filter hands out, for the picture of 0 s,
     // the last frame before 0.125 s (frame 1), for 0.25 s frame 5, and so on.
     expect(COURT_VIEW_DEFAULTS.FOLLOW_STEPS).toBe(8);
-    const court = picture(truth), floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+    const court = picture(truth);
     const frames = Array.from({ length: 60 }, (_, k) => (k <= 3 ? court : floor));
     const pass = await observeCourtViews(framesInMemory(frames, 15), 15, { camera: "handheld", durationS: 4 });
     expect(pass.motion.steps!.map((s) => s.frame)).toEqual([1, 5, 9, 13, 16, 20, 24, 28, 31, 35, 39, 43, 46, 50, 54, 58]);
@@ -271,12 +279,7 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     expect(first).toBeDefined();
     const plan = planCourtViews([first], "handheld", pass.motion);
     // A shot at 4.5 s, at the sway's right end: where the court is in its own picture, not in the registered one's.
-    const view = viewForFrame(plan, 4.5 * fps, fps)!;
-    for (const p of [[COURT_TEMPLATES.fiba.basketFromBaseline, 0], [5.8, -2.45], [5.8, 2.45]] as Array<[number, number]>) {
-      const got = applyHomography(view.h, p), want = applyHomography(sway(4.5), p), asRegistered = applyHomography(first.h, p);
-      expect(Math.hypot(got[0] - want[0], got[1] - want[1])).toBeLessThan(3);
-      expect(Math.hypot(asRegistered[0] - want[0], asRegistered[1] - want[1])).toBeGreaterThan(8);
-    }
+    expectPlacedInItsPicture(viewForFrame(plan, 4.5 * fps, fps)!, sway(4.5), first.h, 8);
   }, 60_000);
 
   it("a short video is registered MIN_REGISTERED times, spread over it: a court seen for a moment between two EVERY_S pictures is registered", async () => {
@@ -284,7 +287,7 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     // and after). Every EVERY_S the pass would register the pictures of 0.125 and 2.125 s and miss
     // it; 4 s is shorter than MIN_REGISTERED × EVERY_S, so every 0.5 s: 0.125, 0.625, 1.125 s, ….
     expect(COURT_VIEW_DEFAULTS.MIN_REGISTERED).toBe(6);
-    const court = picture(truth), floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
+    const court = picture(truth);
     const frames = Array.from({ length: 60 }, (_, k) => (k >= 8 && k <= 18 ? court : floor));
     const pass = await observeCourtViews(framesInMemory(frames, 15), 15, { camera: "handheld", durationS: 4 });
     expect(pass.motion.pictures).toBe(8);
@@ -295,7 +298,6 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
   }, 60_000);
 
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
-    const floor = { data: Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + ((i * 7919) % 10)), width: W, height: H };
     const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => floor), 1), 15, { camera: "fixed", durationS: seconds });
     expect(pass).toMatchObject({ views: [], motion: { pictures: COURT_VIEW_DEFAULTS.FIXED_PICTURES, maxShiftShare: 0 } });
   }, 60_000);
