@@ -14,6 +14,10 @@
 //   npm run bench:court                 (also: how many frames within WINDOW_S of each labelled frame register)
 //   npm run bench:court -- --pipeline   also the pipeline's court pass (observeCourtViews) over every
 //                                       clip of the manifest: its time and the views it registers
+//   npm run bench:court -- --pipeline --observations bench/out/observations/<key>
+//                                       with the rims of kept observations (bench:realclips
+//                                       --observations writes them), so that every court must put
+//                                       its basket under a rim, as in the analysis (rules/court-rim.ts)
 //   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
 //                                       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS
 //                                       changed for this run (a sweep is a loop over runs)
@@ -24,7 +28,7 @@ import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, courtNorme
 import { COURT_REGISTRATION_DEFAULTS, courtLineMasks, lineSupport, registerPicture, stripeSupport } from "../gpu-runner/analysis/observe/court-registration.ts";
 import { observeCourtViews } from "../gpu-runner/analysis/observe/court-views.ts";
 import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
-import { REAL_FOOTAGE_DEFAULTS } from "../gpu-runner/analysis/observe/real-footage.ts";
+import { REAL_FOOTAGE_DEFAULTS, assembleRealObservations, type RawRealObservations } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography, viewInPicture } from "../gpu-runner/vision/homography.ts";
 import { LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
@@ -54,8 +58,9 @@ const USAGE = `npm run bench:court -- [--pipeline] [--set NAME=VALUE …]
   court registration on the labelled landmark frames (bench/court-landmarks.json): the landmarks alone, then
   the line detector on the same frames, 2 vs 3 of the labelled attempts, tuning and held-out side by side
   --pipeline  also the pipeline's court pass over every clip of the manifest: its time and the views it registers
+  --observations DIR  the pass with the rims of the kept observations in DIR (DIR/<clip>.json): a court must put its basket under one
   --set       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS for this run (a number or true/false)`;
-const { args } = commandLine(USAGE);
+const { args, arg } = commandLine(USAGE);
 
 // Settings changed for this run (--set NAME=VALUE, a number or true/false), for sweeps.
 for (let i = 0; i < args.length; i++) {
@@ -228,9 +233,12 @@ if (args.includes("--pipeline")) {
   console.log("\ncourt pass over every clip (observeCourtViews, the submit's default camera_setup: fixed)\nclip\tsplit\tcamera (label)\tseconds\tviews registered\tpicture shift (share of width)\tchanged share\tshots placed by");
   const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; fps: number; split: string; camera: string; duration_s: number }> };
   let total = 0, withViews = 0;
+  const observations = arg("observations");
+  console.log(observations ? `rims of the kept observations in ${observations}: a court must put its basket under one` : "no rims (no --observations): courts are not checked against a rim");
   for (const c of manifest.clips) {
+    const rims = observations ? assembleRealObservations((JSON.parse(readFileSync(path.join(observations, `${path.basename(c.file, ".mp4")}.json`), "utf8")) as { raw: RawRealObservations }).raw).rims : undefined;
     const t0 = performance.now();
-    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s });
+    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s, rims });
     const s = (performance.now() - t0) / 1000;
     total += s;
     if (views.length) withViews++;

@@ -194,7 +194,7 @@ function observationFile(cacheDir: string, clip: string, settings: AnalysisSetti
  * replay gives the same shots as a fresh run (JSON keeps every number exactly). Observations kept
  * before the court pass measured the pictures' motion picture by picture (issue 25, `camera_setup`
  * and the camera followed over time) get the court pass
- * run again (decoding and registration only, about 20 s over all 79 clips) and written back, so
+ * run again, with the kept observations' rims (decoding and registration only, about 20 s over all 79 clips), and written back, so
  * they replay as a fresh run would place the shots. The bench submits default options, so the
  * court pass runs with `camera_setup: fixed` (kept files hold that pass).
  */
@@ -206,7 +206,9 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, "utf8")) as { raw: RawRealObservations; courtViews?: CourtView[]; courtMotion?: PictureMotion };
     if (!kept.courtMotion?.steps) {
-      const court = await observeCourtViews(videoFrames(videoPath, video), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds });
+      // With the rims of the kept observations, as observeRealFootage runs it.
+      const { rims } = assembleRealObservations(kept.raw, s);
+      const court = await observeCourtViews(videoFrames(videoPath, video), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds, rims });
       Object.assign(kept, { courtViews: court.views, courtMotion: court.motion });
       writeFileSync(`${file}.part`, JSON.stringify(kept));
       renameSync(`${file}.part`, file);

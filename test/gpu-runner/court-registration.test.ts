@@ -164,6 +164,23 @@ describe("registering a court drawn through a known homography", () => {
     });
   }
 
+  // The rim watch's box on the real clip this view comes from (chonyy_outdoor_45deg_2x_3shots, at
+  // half its 960 px): the court must put its basket under a rim seen in the picture (rules/court-rim.ts).
+  it("with the picture's rims, the court registers where its basket is under one, and not where none is", () => {
+    const truth = fitCourt("fiba", half)!;
+    const mask = ridgeMask(drawCourt("fiba", truth), W, H, { sidePx: 2 });
+    const lines = houghLines(mask, W, H);
+    const rim = { cx: 656.5 / 2, cy: 149.6 / 2, w: 49.9 / 2, h: 14.8 / 2 };
+    const free = registerCourt(mask, W, H, lines)!;
+    const checked = registerCourt(mask, W, H, lines, { rims: [rim] })!;
+    expect(checked.type).toBe("fiba");
+    expect(landmarkErrorM("fiba", truth, checked.h)).toBeLessThan(0.3);
+    expect(checked.score).toBeCloseTo(free.score, 6);
+    // A rim 3 m to the side of the court's basket across the picture (a hoop the lines do not belong to), or none in view.
+    expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / 0.45) }] })).toBeNull();
+    expect(registerCourt(mask, W, H, lines, { rims: [] })).toBeNull();
+  });
+
   it("a court whose key fits a rule book but whose arcs are painted elsewhere is refused", () => {
     // Painted to no rule book (as senatopal_outdoor_behind_slowmo's court): a FIBA key with a
     // circle of 1.2 m and an arc of 5.6 m. Its 2 or 3 would be called against the wrong arc.

@@ -297,6 +297,22 @@ describe("the court pass and camera_setup (synthetic court pictures)", () => {
     expect(long.motion.pictures).toBe(seconds / COURT_VIEW_DEFAULTS.EVERY_S);
   }, 60_000);
 
+  it("with the video's rims, a picture is registered only where a rim is in view and the court's basket is under it", async () => {
+    // The rim watch's box on the real clip this view comes from, at half size (court-registration.test.ts).
+    const rim = { cx: 656.5 / 2, cy: 149.6 / 2, w: 49.9 / 2, h: 14.8 / 2 };
+    const frames = Array.from({ length: seconds }, () => picture(truth));
+    const timeline = seconds * 15;
+    // In view for the first half of the video only (a camera that turned away, a scene without it).
+    const firstHalf = [{ boxes: Array.from({ length: timeline }, () => rim), active: [[0, timeline / 2]] as Array<[number, number]> }];
+    const pass = await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "fixed", durationS: seconds, rims: firstHalf });
+    expect(pass.motion.pictures).toBe(COURT_VIEW_DEFAULTS.FIXED_PICTURES);
+    expect(pass.views.length).toBe(COURT_VIEW_DEFAULTS.FIXED_PICTURES / 2);
+    expect(pass.views.every((v) => v.frame < timeline / 2)).toBe(true);
+    // A rim 150 px to the side of the court's basket: the lines belong to no rim seen, and no court is registered.
+    const aside = [{ boxes: Array.from({ length: timeline }, () => ({ ...rim, cx: rim.cx + 150 })) }];
+    expect((await observeCourtViews(framesInMemory(frames, 1), 15, { camera: "fixed", durationS: seconds, rims: aside })).views).toEqual([]);
+  }, 60_000);
+
   it("a fixed camera's still video without court lines is not registered again every EVERY_S", async () => {
     const pass = await observeCourtViews(framesInMemory(Array.from({ length: seconds }, () => floor), 1), 15, { camera: "fixed", durationS: seconds });
     expect(pass).toMatchObject({ views: [], motion: { pictures: COURT_VIEW_DEFAULTS.FIXED_PICTURES, maxShiftShare: 0 } });

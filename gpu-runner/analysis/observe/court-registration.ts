@@ -10,6 +10,8 @@ import { composeHomographies, fitHomography, invertHomography, planeViewFocalPx,
 import { equivalentLensMm } from "../rules/distance.ts";
 import { houghLines, intersect, lineMask, poolMask, type Line } from "../../vision/lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
+import { basketUnderRim } from "../rules/court-rim.ts";
+import type { Box } from "../types.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
   /** Arcs (free-throw circle, three-point arc) are drawn as this many chords when scoring a guess. */
@@ -291,14 +293,29 @@ function convex(q: Pt[]): boolean {
   return true;
 }
 
+export interface RegisterOptions {
+  /** The court types tried (all by default). */
+  types?: readonly CourtTypeId[];
+  /**
+   * The rims seen in this picture, in its pixels: when given, every guess must put its basket under
+   * one of them (rules/court-rim.ts), and a picture with none is not registered. Absent: no check
+   * (a picture handed in alone, as the landmark bench and the synthetic courts are).
+   */
+  rims?: readonly Box[];
+}
+
 /**
  * The court seen in one picture, from its ridge mask and the straight lines found in it, or null
  * when no guess is supported well enough. Only one winding of each quadrilateral is tried: taken in
  * the guesses' corner order, a real view's quadrilateral has a positive signed area in image pixels
- * (y down), and a camera above the floor never sees the court mirrored.
+ * (y down), and a camera above the floor never sees the court mirrored. With the picture's rims,
+ * a guess whose basket is under none of them is dropped before it is scored (the scoring is most
+ * of the cost, and a guess off the rim is no court however well its lines land).
  */
-export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], types: readonly CourtTypeId[] = COURT_TYPE_IDS): CourtRegistration | null {
+export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], opts: RegisterOptions = {}): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
+  const { types = COURT_TYPE_IDS, rims } = opts;
+  if (rims && rims.length === 0) return null;
   const support = stripeSupport(mask, W, H);
   const slack = o.MAX_CORNER_OUTSIDE;
   const inReach = (p: Pt) => p[0] > -slack * W && p[0] < (1 + slack) * W && p[1] > -slack * H && p[1] < (1 + slack) * H;
@@ -332,7 +349,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
               for (const [g, courtToSquare] of GUESS_TO_SQUARE[type].entries()) {
                 const m = composeHomographies(squareToImage, courtToSquare);
                 const h = m.map((x) => x / m[8]);
-                if (!plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type))) continue;
+                if (!plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type)) || (rims && !basketUnderRim(h, type, rims))) continue;
                 keep(g, { type, h, ...lineSupport(h, type, support, W, H, undefined, o.GUESS_SCORE_EVERY_PX) });
               }
           }
@@ -352,7 +369,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
       .slice(0, o.REFINED_GUESSES);
     let best: CourtRegistration | null = null;
     for (const guess of top) {
-      const refined = refinedWhileBetter(guess, mask, support, W, H);
+      const refined = refinedWhileBetter(guess, mask, support, W, H, rims);
       if (!best || refined.score > best.score) best = refined;
     }
     return best;
@@ -427,10 +444,11 @@ export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, 
  * searched at the working size's cost, and the winner is then refined on the lines as found, to a
  * fraction of a working pixel (refineOnFineLines).
  */
-export function registerPicture(fineRgb: ArrayLike<number>, W: number, H: number): CourtRegistration | null {
+export function registerPicture(fineRgb: ArrayLike<number>, W: number, H: number, opts: RegisterOptions = {}): CourtRegistration | null {
+  if (opts.rims && opts.rims.length === 0) return null;
   const { fine, working } = courtLineMasks(fineRgb, W, H);
-  const r = registerCourt(working, W, H, houghLines(working, W, H));
-  return r && refineOnFineLines(r, fine, W, H);
+  const r = registerCourt(working, W, H, houghLines(working, W, H), opts);
+  return r && refineOnFineLines(r, fine, W, H, opts.rims);
 }
 
 /** The painted lines of a picture at twice the working size (2W × 2H): as found there (`fine`), and pooled onto the W × H grid (`working`), which the guesses are searched over. */
@@ -443,12 +461,13 @@ export function courtLineMasks(fineRgb: ArrayLike<number>, W: number, H: number)
  * A guess refined (refineRegistration) again and again while that raises its score, at most
  * REFINE_ROUNDS times. Refinement may slide the court into a view no camera over a floor has (every
  * line drawn onto one stripe, the court laid on edge, the key folded): such a step is refused as a
- * guess is, and the refinement stops there.
+ * guess is (and, with the picture's rims, one whose basket leaves them), and the refinement stops there.
  */
-function refinedWhileBetter(guess: CourtRegistration, mask: Uint8Array, support: Uint8Array, W: number, H: number): CourtRegistration {
+function refinedWhileBetter(guess: CourtRegistration, mask: Uint8Array, support: Uint8Array, W: number, H: number, rims?: readonly Box[]): CourtRegistration {
   for (let round = 0; round < COURT_REGISTRATION_DEFAULTS.REFINE_ROUNDS; round++) {
     const refined = refineRegistration(guess.h, guess.type, mask, W, H);
     if (!refined || !plausibleView(refined, keyCentreIn(refined, guess.type)) || !keySeenUpright(refined, guess.type)) break;
+    if (rims && !basketUnderRim(refined, guess.type, rims)) break;
     const s = lineSupport(refined, guess.type, support, W, H);
     if (s.score <= guess.score) break;
     guess = { type: guess.type, h: refined, ...s };
@@ -462,11 +481,12 @@ function refinedWhileBetter(guess: CourtRegistration, mask: Uint8Array, support:
  * can have (cameraCanSee, as the winner's). A view of the working picture; its hits and score stay
  * the working grid's, which the acceptance checks were made on.
  */
-function refineOnFineLines(r: CourtRegistration, fineMask: Uint8Array, W: number, H: number): CourtRegistration {
+function refineOnFineLines(r: CourtRegistration, fineMask: Uint8Array, W: number, H: number, rims?: readonly Box[]): CourtRegistration {
   const W2 = 2 * W, H2 = 2 * H;
   const support = stripeSupport(fineMask, W2, H2);
   // The working picture is the fine one at half the size: p_fine = 2 p_work.
   const h = viewInPicture(r.h, 0.5, 0, 0);
-  const refined = refinedWhileBetter({ type: r.type, h, ...lineSupport(h, r.type, support, W2, H2) }, fineMask, support, W2, H2);
+  const fineRims = rims?.map((b) => ({ cx: 2 * b.cx, cy: 2 * b.cy, w: 2 * b.w, h: 2 * b.h }));
+  const refined = refinedWhileBetter({ type: r.type, h, ...lineSupport(h, r.type, support, W2, H2) }, fineMask, support, W2, H2, fineRims);
   return cameraCanSee(refined.h, W2, H2) ? { ...r, h: viewInPicture(refined.h, 2, 0, 0) } : r;
 }

@@ -16,11 +16,15 @@
 // same lines seen at 12 moments spread over the video did not register. A video shorter than
 // MIN_REGISTERED × EVERY_S (a clip of a few seconds) is registered MIN_REGISTERED times instead,
 // spread over it: two pictures are few chances to catch the lines between the players.
+//
+// Given the video's rims (the pipeline's), a picture is registered only where a rim is in view, and
+// its court must put the basket under one of them (rules/court-rim.ts).
 import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, sampleShows, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { registerPicture } from "./court-registration.ts";
+import { hoopBoxAt, hoopInView, type HoopTrack } from "../rules/tracks.ts";
 import { viewInPicture } from "../../vision/homography.ts";
 import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
 
@@ -58,6 +62,12 @@ export interface CourtPassOptions {
   durationS?: number;
   range?: TimeRange;
   signal?: AbortSignal;
+  /**
+   * The video's rims, boxes in source pixels at timeline frames (counted at `fps`): each picture's
+   * court must put its basket under a rim in view there. Absent: no check (the unit tests'
+   * synthetic courts, which have no rim).
+   */
+  rims?: ReadonlyArray<Pick<HoopTrack, "boxes" | "from" | "active">>;
 }
 
 /** Registered views over `range` of the video (or all of it), frames counted at `fps` from the video's start. */
@@ -120,7 +130,12 @@ async function courtPass(source: FrameSource, fps: number, everyAskedS: number, 
     steps.push({ frame, fromPrevious: step && { dx: step.dx / lb.scale, dy: step.dy / lb.scale, changedShare: step.changedShare, atLimit: step.atLimit } });
     previous = luma;
     if (!registered) continue;
-    const r = registerPicture(f.rgb, W, H);
+    // The rims in view, in the working picture's pixels (source × scale + pad).
+    const rims = opts.rims?.filter((rim) => hoopInView(rim, frame)).map((rim) => {
+      const b = hoopBoxAt(rim, frame);
+      return { cx: b.cx * lb.scale + lb.padX, cy: b.cy * lb.scale + lb.padY, w: b.w * lb.scale, h: b.h * lb.scale };
+    });
+    const r = registerPicture(f.rgb, W, H, { rims });
     if (r) views.push({ frame, type: r.type, h: viewInPicture(r.h, lb.scale, lb.padX, lb.padY) });
   }
   return { views, motion };

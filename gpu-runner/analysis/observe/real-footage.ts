@@ -152,8 +152,10 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
     parts.push({ window, raw: await observeWindow(source, info.durationSeconds, model, reader, o, window, last, (f) => o.onProgress?.(Math.min(1, before + share * f))) });
   }
   const raw = joinWindows(parts, frames, cuts);
-  const court = await observeCourtViews(source, o.fps, { camera: o.camera, durationS: info.durationSeconds, signal: o.signal });
-  return { ...assembleRealObservations(raw, o), courtViews: court.views, courtMotion: court.motion, details: raw };
+  const observations = assembleRealObservations(raw, o);
+  // The court pass after the rims: a registered court must put its basket under one (rules/court-rim.ts).
+  const court = await observeCourtViews(source, o.fps, { camera: o.camera, durationS: info.durationSeconds, signal: o.signal, rims: observations.rims });
+  return { ...observations, courtViews: court.views, courtMotion: court.motion, details: raw };
 }
 
 /** One window's observation, in frames from the start of its span. */

@@ -78,7 +78,7 @@ export interface HoopTrack {
 }
 
 /** Whether a hoop is in view at a frame (see `HoopTrack.active`). */
-export function hoopInView(hoop: HoopTrack, frame: number): boolean {
+export function hoopInView(hoop: Pick<HoopTrack, "active">, frame: number): boolean {
   return !hoop.active || hoop.active.some(([s, e]) => frame >= s && frame < e);
 }
 

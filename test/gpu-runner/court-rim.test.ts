@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
+import { basketAgainstRim, basketUnderRim, COURT_RIM_DEFAULTS } from "../../gpu-runner/analysis/rules/court-rim.ts";
+import { composeHomographies, type H3 } from "../../gpu-runner/vision/homography.ts";
+
+// The labelled view of a real tuning frame (chonyy_outdoor_45deg_2x_3shots at 0.5 s, 960 × 540) and
+// the rim box the rim watch found on that clip (kept observations of the real-clip bench): a right
+// court and the rim it hangs over.
+const labels = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../bench/court-landmarks.json"), "utf8")) as { frames: Array<{ clip: string; landmarks: NamedPoint[] }> };
+const view = fitCourt("fiba", labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3shots")!.landmarks)!;
+const rim = { cx: 656.5, cy: 149.6, w: 49.9, h: 14.8 };
+
+/** The same view of a court moved by (dx, dy) m and scaled by `s` on the floor (court metres → court metres first). */
+const moved = (h: H3, dx: number, dy: number, s = 1): H3 => composeHomographies(h, [s, 0, dx, 0, s, dy, 0, 0, 1]);
+
+describe("a registered court puts its basket under the rim seen", () => {
+  it("a real frame's labelled view puts the basket's floor point under the rim the detector found", () => {
+    const m = basketAgainstRim(view, "fiba", rim)!;
+    expect(Math.abs(m.acrossM)).toBeLessThan(0.25);
+    // 3.05 m up, at the rim box's scale (about 1.3 rings wide) and foreshortened by the camera's tilt.
+    expect(m.heightM).toBeGreaterThan(2);
+    expect(m.heightM).toBeLessThan(2.7);
+    expect(m.scaleRatio).toBeGreaterThan(0.7);
+    expect(m.scaleRatio).toBeLessThan(0.85);
+    expect(basketUnderRim(view, "fiba", [rim])).toBe(true);
+  });
+
+  it("the measures do not depend on the picture's size", () => {
+    const half: H3 = [...view.slice(0, 6).map((x) => x / 2), ...view.slice(6)] as H3;
+    const a = basketAgainstRim(view, "fiba", rim)!, b = basketAgainstRim(half, "fiba", { cx: rim.cx / 2, cy: rim.cy / 2, w: rim.w / 2, h: rim.h / 2 })!;
+    expect(b.acrossM).toBeCloseTo(a.acrossM, 6);
+    expect(b.heightM).toBeCloseTo(a.heightM, 6);
+    expect(b.scaleRatio).toBeCloseTo(a.scaleRatio, 6);
+  });
+
+  it("a court laid a metre or more along the baseline from the right one, or at twice or half its size, is not under the rim", () => {
+    for (const dy of [-1, 1, 3]) expect(basketUnderRim(moved(view, 0, dy), "fiba", [rim])).toBe(false);
+    // Twice the size on the floor: each metre of the template covers two of the floor (the court's scale there halves).
+    expect(basketUnderRim(moved(view, -1.575, 0, 2), "fiba", [rim])).toBe(false);
+    expect(basketUnderRim(moved(view, 0.79, 0, 0.5), "fiba", [rim])).toBe(false);
+    // Half a metre along the court (the basket seen a little nearer or further): still under it.
+    expect(basketUnderRim(moved(view, 0.3, 0), "fiba", [rim])).toBe(true);
+  });
+
+  it("a rim below its basket's floor point, or none at all, places no court; one of two rims is enough", () => {
+    const m = basketAgainstRim(view, "fiba", rim)!;
+    const pxPerM = rim.w / 0.45;
+    const below = { ...rim, cy: rim.cy + 2 * m.heightM * pxPerM };
+    expect(basketUnderRim(view, "fiba", [below])).toBe(false);
+    expect(basketUnderRim(view, "fiba", [])).toBe(false);
+    const elsewhere = { ...rim, cx: rim.cx - 400 };
+    expect(basketUnderRim(view, "fiba", [elsewhere, rim])).toBe(true);
+  });
+
+  it("each bound is a setting", () => {
+    const m = basketAgainstRim(view, "fiba", rim)!;
+    expect(basketUnderRim(view, "fiba", [rim], { ...COURT_RIM_DEFAULTS, MAX_ACROSS_M: Math.abs(m.acrossM) / 2 })).toBe(false);
+    expect(basketUnderRim(view, "fiba", [rim], { ...COURT_RIM_DEFAULTS, MAX_SCALE_RATIO: m.scaleRatio / 2 })).toBe(false);
+    expect(basketUnderRim(view, "fiba", [rim], { ...COURT_RIM_DEFAULTS, MIN_HEIGHT_M: m.heightM + 0.1 })).toBe(false);
+  });
+});
