@@ -6,6 +6,7 @@ import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, p
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, viewInPicture, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
+import { RIM_BOX_WIDTH_M } from "../../gpu-runner/analysis/rules/distance.ts";
 import { halvePicture, houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
@@ -177,7 +178,7 @@ describe("registering a court drawn through a known homography", () => {
     expect(landmarkErrorM("fiba", truth, checked.h)).toBeLessThan(0.3);
     expect(checked.score).toBeCloseTo(free.score, 6);
     // A rim 3 m to the side of the court's basket across the picture (a hoop the lines do not belong to), or none in view.
-    expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / 0.45) }] })).toBeNull();
+    expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / RIM_BOX_WIDTH_M) }] })).toBeNull();
     expect(registerCourt(mask, W, H, lines, { rims: [] })).toBeNull();
   });
 

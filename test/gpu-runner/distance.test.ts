@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateShotDistance, PLAYER_HEIGHT_M, RIM_WIDTH_M, shotDistanceRange } from "../../gpu-runner/analysis/rules/distance.ts";
+import { estimateShotDistance, PLAYER_HEIGHT_M, RIM_BOX_WIDTH_M, shotDistanceRange } from "../../gpu-runner/analysis/rules/distance.ts";
 
 describe("court-free shot distance", () => {
   // A 1920-wide picture, 70° across: focal length ≈ 1371 px.
@@ -12,7 +12,7 @@ describe("court-free shot distance", () => {
     const d = estimateShotDistance({
       feet: [shooter.px, 900],
       playerHeight: PLAYER_HEIGHT_M * shooter.scale,
-      rim: { cx: rim.px, cy: 300, w: RIM_WIDTH_M * rim.scale, h: 10 },
+      rim: { cx: rim.px, cy: 300, w: RIM_BOX_WIDTH_M * rim.scale, h: 10 },
       frameWidth: 1920,
       frameHeight: 1080,
     });
@@ -23,7 +23,7 @@ describe("court-free shot distance", () => {
     const rim = at(0, 12);
     const est = (x: number, z: number) => {
       const s = at(x, z);
-      return estimateShotDistance({ feet: [s.px, 900], playerHeight: PLAYER_HEIGHT_M * s.scale, rim: { cx: rim.px, cy: 300, w: RIM_WIDTH_M * rim.scale, h: 10 }, frameWidth: 1920, frameHeight: 1080 })!;
+      return estimateShotDistance({ feet: [s.px, 900], playerHeight: PLAYER_HEIGHT_M * s.scale, rim: { cx: rim.px, cy: 300, w: RIM_BOX_WIDTH_M * rim.scale, h: 10 }, frameWidth: 1920, frameHeight: 1080 })!;
     };
     expect(est(1, 10)).toBeLessThan(6.75);
     expect(est(-7, 9)).toBeGreaterThan(6.75);
@@ -37,7 +37,7 @@ describe("court-free shot distance", () => {
     const shot = (shooter: { px: number; scale: number }, rim: { px: number; scale: number }) => ({
       feet: [shooter.px, 900] as [number, number],
       playerHeight: PLAYER_HEIGHT_M * shooter.scale,
-      rim: { cx: rim.px, cy: 300, w: RIM_WIDTH_M * rim.scale, h: 10 },
+      rim: { cx: rim.px, cy: 300, w: RIM_BOX_WIDTH_M * rim.scale, h: 10 },
       frameWidth: 1920,
       frameHeight: 1080,
     });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { draftShots, type AttributionInput } from "../../gpu-runner/analysis/rules/attribution.ts";
 import { COURT_TEMPLATES, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { COURT_FREE_FREE_THROW_DEFAULTS, courtFreeFreeThrowCall, FREE_THROW_DEFAULTS, freeThrowCall, type SizedPerson } from "../../gpu-runner/analysis/rules/free-throw.ts";
-import { estimateShotDistance, placeBySize, PLAYER_HEIGHT_M } from "../../gpu-runner/analysis/rules/distance.ts";
+import { estimateShotDistance, placeBySize, PLAYER_HEIGHT_M, RIM_BOX_WIDTH_M } from "../../gpu-runner/analysis/rules/distance.ts";
 import { shotPoints } from "../../contract/box-score.ts";
 import { readManifest } from "../../bench/realclips-manifest.ts";
 import { trueFreeThrows } from "../../bench/realclips.ts";
@@ -261,10 +261,10 @@ describe("free throws without a registered court (rules/free-throw.ts courtFreeF
 
 describe("free throws where a shot's facts are decided without a court (draftShots)", () => {
   // A camera behind the shooter (1280×720): a shooter 300 px tall stands 5.5 m away (placeBySize), so a
-  // rim in line 4.2 m farther is 9.7 m away and 42 px wide; 7 m farther, 33 px; 2 m farther, 54 px.
+  // rim in line 4.2 m farther is 9.7 m away and its box 53 px wide; 7 m farther, 41 px; 2 m farther, 68 px.
   const W = 1280, HEIGHT_PX = 300;
   const shooterDepth = placeBySize(W / 2, HEIGHT_PX, PLAYER_HEIGHT_M, W, 720)![1];
-  const rimWidth = (distance: number) => (HEIGHT_PX * 0.45 * shooterDepth) / (PLAYER_HEIGHT_M * (shooterDepth + distance));
+  const rimWidth = (distance: number) => (HEIGHT_PX * RIM_BOX_WIDTH_M * shooterDepth) / (PLAYER_HEIGHT_M * (shooterDepth + distance));
   const release = 60, rimFrame = 75, frames = 90;
   /**
    * The shooter's feet at `at(frame)` (source pixels), holding the ball at the chest until the release, then the ball flies to the rim at the top.
@@ -276,7 +276,7 @@ describe("free throws where a shot's facts are decided without a court (draftSho
       return { cx: x, cy: y - HEIGHT_PX / 2, w: 90, h: HEIGHT_PX };
     });
     const pxPerM = HEIGHT_PX / PLAYER_HEIGHT_M;
-    const rim = view === "behind" ? { cx: W / 2, cy: 100, w: rimWidth(distance), h: 12 } : { cx: sideSpot[0] + distance * pxPerM, cy: 100, w: 0.45 * pxPerM, h: 12 };
+    const rim = view === "behind" ? { cx: W / 2, cy: 100, w: rimWidth(distance), h: 12 } : { cx: sideSpot[0] + distance * pxPerM, cy: 100, w: RIM_BOX_WIDTH_M * pxPerM, h: 12 };
     const ball: Array<BallObs | null> = Array.from({ length: frames }, (_, f) => {
       const b = boxes[Math.min(f, release)];
       if (f <= release) return { cx: b.cx + 20, cy: b.cy - 40, w: 24, h: 24, score: 0.9 };

@@ -2,42 +2,42 @@
 // is registered from painted lines alone and the rim is found by the detector on its own, so each
 // checks the other: a wrong court (laid on a fence, a wall's stripes, another sport's lines) puts
 // its basket wherever its lines fell, while a right one puts the floor point under the basket's
-// centre straight below the ring. Both are measured at the ring's own scale (its box is about a
-// ring's width, RIM_WIDTH_M, across at the ring's depth, and the floor point below is at nearly the
-// same depth), so the test needs no lens:
+// centre straight below the ring. Both are measured at the rim box's own scale (its width is
+// RIM_BOX_WIDTH_M at the ring's depth, and the floor point below is at nearly the same depth), so the
+// test needs no lens:
 // - across the picture, the ring's centre lies within a little of its floor point (a camera held
 //   about level; the ring hangs straight above it);
-// - the ring is above its floor point by some metres (3.05 m seen from above or below);
-// - the floor's scale along the picture's x at that point is like the ring's (a court squeezed or
+// - the ring is above its floor point by about its 3.05 m, foreshortened by the camera's tilt;
+// - the floor's scale along the picture's x at that point is the box's (a court squeezed or
 //   stretched against the rim is another court, or the right court in another place).
 import type { Box } from "../types.ts";
 import type { H3, Pt } from "../../vision/homography.ts";
 import { COURT_TEMPLATES, type CourtTypeId } from "./court-template.ts";
-import { RIM_WIDTH_M } from "./distance.ts";
+import { RIM_BOX_WIDTH_M } from "./distance.ts";
 
 /**
  * Measured on the tuning clips' right views (docs/analysis.md, "The basket under the rim"): across
- * −0.29…0.16 m, height 2.20…2.55 m, scale ratio 0.75…0.87 (the ring's box is about 1.3 rings wide);
- * wrong views across 0.5…5 m, scale ratio 0.15…2.05. Each bound leaves 30 % or more.
+ * −0.36…0.20 m, height 2.74…3.17 m, scale ratio 0.93…1.08; wrong views across 0.62…6.4 m, scale
+ * ratio 0.19…2.55. Each bound leaves 30 % or more around the right views.
  */
 export const COURT_RIM_DEFAULTS = {
   /** The ring's centre at most this far (m) across the picture from the floor point under the basket, */
-  MAX_ACROSS_M: 0.4,
-  /** this far above it (m; the ring is 3.05 m up, foreshortened by the camera's tilt and measured at the box's scale), */
-  MIN_HEIGHT_M: 1.2,
-  MAX_HEIGHT_M: 3.5,
-  /** and the floor's scale there over the ring's (px per m along the picture's x) within these. */
-  MIN_SCALE_RATIO: 0.58,
-  MAX_SCALE_RATIO: 1.13,
+  MAX_ACROSS_M: 0.5,
+  /** this far above it (m; the ring is 3.05 m up, foreshortened by the camera's tilt), */
+  MIN_HEIGHT_M: 1.5,
+  MAX_HEIGHT_M: 4.35,
+  /** and the floor's scale there over the rim box's (px per m along the picture's x) within these. */
+  MIN_SCALE_RATIO: 0.72,
+  MAX_SCALE_RATIO: 1.4,
 };
 export type CourtRimSettings = typeof COURT_RIM_DEFAULTS;
 
 export interface BasketAgainstRim {
-  /** The ring's centre right of the basket's floor point (m at the ring's scale). */
+  /** The ring's centre right of the basket's floor point (m at the rim box's scale). */
   acrossM: number;
-  /** The ring's centre above it (m at the ring's scale). */
+  /** The ring's centre above it (m at the rim box's scale). */
   heightM: number;
-  /** The floor's scale along the picture's x at the basket's floor point over the ring's. */
+  /** The floor's scale along the picture's x at the basket's floor point over the rim box's. */
   scaleRatio: number;
 }
 
@@ -52,7 +52,7 @@ export function basketAgainstRim(h: H3, type: CourtTypeId, rim: Box): BasketAgai
   const det = dudx * dvdy - dudy * dvdx;
   if (det === 0) return null;
   const floorPxPerM = Math.abs(det) / Math.hypot(dvdy, dvdx);
-  const rimPxPerM = rim.w / RIM_WIDTH_M;
+  const rimPxPerM = rim.w / RIM_BOX_WIDTH_M;
   return { acrossM: (rim.cx - u) / rimPxPerM, heightM: (v - rim.cy) / rimPxPerM, scaleRatio: floorPxPerM / rimPxPerM };
 }
 

@@ -1,6 +1,6 @@
 // How far a shot was taken from the hoop when the court could not be calibrated: a pinhole-camera
 // estimate from two things of known size in the picture. A standing player is about 1.8 m tall and
-// a rim is 0.45 m wide, so their sizes in pixels give their distances from the camera, and their
+// a rim's box about 0.56 m wide, so their sizes in pixels give their distances from the camera, and their
 // positions across the picture give their lateral offsets. It ignores the camera's height and tilt
 // and assumes a typical phone or gym camera field of view (70° across the long side), so it is a
 // best available estimate (a metre or two off), used only to call 2 or 3 points; shots keep
@@ -12,7 +12,14 @@
 import type { Box, Point } from "../types.ts";
 
 export const PLAYER_HEIGHT_M = 1.8;
-export const RIM_WIDTH_M = 0.45;
+/**
+ * The rim's box across, as the rim watch gives it (m): wider than the ring's 0.45 m (the ring's tube,
+ * the net's hooks, the box's margin). Measured on the real views registered from the court's lines
+ * (docs/analysis.md, "The rim box's width"): the floor's scale at the basket against the box's
+ * gives 0.52–0.59 m on the four tuning clips with right views (20 views). Taken as 0.45 m, every
+ * rim came out a fifth nearer than it was, and the distances to it short.
+ */
+export const RIM_BOX_WIDTH_M = 0.56;
 /** Assumed horizontal field of view across the picture's long side (about a phone's 27 mm-equivalent main camera). */
 const FIELD_OF_VIEW_DEG = 70;
 /** A 35 mm-equivalent focal length is defined on a full frame's diagonal (36 × 24 mm). */
@@ -56,7 +63,7 @@ export function placeBySize(x: number, sizePx: number, sizeM: number, frameWidth
 /** The shooter (standing `playerHeight` px tall) and the rim placed by their sizes, in the frame of placeBySize; null when either has no size. */
 export function placeShotBySize(s: CourtFreeShot, lensMm?: number | null): { shooter: Point; rim: Point } | null {
   const shooter = placeBySize(s.feet[0], s.playerHeight, PLAYER_HEIGHT_M, s.frameWidth, s.frameHeight, lensMm);
-  const rim = placeBySize(s.rim.cx, s.rim.w, RIM_WIDTH_M, s.frameWidth, s.frameHeight, lensMm);
+  const rim = placeBySize(s.rim.cx, s.rim.w, RIM_BOX_WIDTH_M, s.frameWidth, s.frameHeight, lensMm);
   return shooter && rim ? { shooter, rim } : null;
 }
 
