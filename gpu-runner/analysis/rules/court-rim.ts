@@ -18,7 +18,7 @@ import { RIM_BOX_WIDTH_M } from "./distance.ts";
 /**
  * Measured on the tuning clips' right views (docs/analysis.md, "The basket under the rim"): across
  * −0.36…0.20 m, height 2.74…3.17 m, scale ratio 0.93…1.08; wrong views across 0.62…6.4 m, scale
- * ratio 0.19…2.55. Each bound leaves 30 % or more around the right views.
+ * ratio 0.19…2.55. Each bound leaves about 30 % or more around the right views.
  */
 export const COURT_RIM_DEFAULTS = {
   /** The ring's centre at most this far (m) across the picture from the floor point under the basket, */
