@@ -20,3 +20,11 @@ export function median(xs: readonly number[]): number {
 export function medianBox(boxes: ReadonlyArray<{ cx: number; cy: number; w: number; h: number }>): { cx: number; cy: number; w: number; h: number } {
   return { cx: median(boxes.map((b) => b.cx)), cy: median(boxes.map((b) => b.cy)), w: median(boxes.map((b) => b.w)), h: median(boxes.map((b) => b.h)) };
 }
+
+/**
+ * A box of picture B as seen in picture A of the same camera, where A is B scaled and moved:
+ * p_A = p_B × scale + (padX, padY) (as viewInPicture takes a view the other way, vision/homography.ts).
+ */
+export function boxInPicture<B extends { cx: number; cy: number; w: number; h: number }>(b: B, scale: number, padX: number, padY: number): B {
+  return { ...b, cx: b.cx * scale + padX, cy: b.cy * scale + padY, w: b.w * scale, h: b.h * scale };
+}

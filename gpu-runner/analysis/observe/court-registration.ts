@@ -12,6 +12,7 @@ import { houghLines, intersect, lineMask, poolMask, type Line } from "../../visi
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
 import { basketUnderRim } from "../rules/court-rim.ts";
 import type { Box } from "../types.ts";
+import { boxInPicture } from "../../vision/boxes.ts";
 
 export const COURT_REGISTRATION_DEFAULTS = {
   /** Arcs (free-throw circle, three-point arc) are drawn as this many chords when scoring a guess. */
@@ -315,7 +316,6 @@ export interface RegisterOptions {
 export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Line[], opts: RegisterOptions = {}): CourtRegistration | null {
   const o = COURT_REGISTRATION_DEFAULTS;
   const { types = COURT_TYPE_IDS, rims } = opts;
-  if (rims && rims.length === 0) return null;
   const support = stripeSupport(mask, W, H);
   const slack = o.MAX_CORNER_OUTSIDE;
   const inReach = (p: Pt) => p[0] > -slack * W && p[0] < (1 + slack) * W && p[1] > -slack * H && p[1] < (1 + slack) * H;
@@ -445,6 +445,7 @@ export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, 
  * fraction of a working pixel (refineOnFineLines).
  */
 export function registerPicture(fineRgb: ArrayLike<number>, W: number, H: number, opts: RegisterOptions = {}): CourtRegistration | null {
+  // No rim in view: no guess could pass, so the lines are not looked for.
   if (opts.rims && opts.rims.length === 0) return null;
   const { fine, working } = courtLineMasks(fineRgb, W, H);
   const r = registerCourt(working, W, H, houghLines(working, W, H), opts);
@@ -486,7 +487,7 @@ function refineOnFineLines(r: CourtRegistration, fineMask: Uint8Array, W: number
   const support = stripeSupport(fineMask, W2, H2);
   // The working picture is the fine one at half the size: p_fine = 2 p_work.
   const h = viewInPicture(r.h, 0.5, 0, 0);
-  const fineRims = rims?.map((b) => ({ cx: 2 * b.cx, cy: 2 * b.cy, w: 2 * b.w, h: 2 * b.h }));
+  const fineRims = rims?.map((b) => boxInPicture(b, 2, 0, 0));
   const refined = refinedWhileBetter({ type: r.type, h, ...lineSupport(h, r.type, support, W2, H2) }, fineMask, support, W2, H2, fineRims);
   return cameraCanSee(refined.h, W2, H2) ? { ...r, h: viewInPicture(refined.h, 2, 0, 0) } : r;
 }

@@ -23,6 +23,7 @@ import type { CameraSetup } from "../../../contract/job-options.ts";
 import { letterboxFor, sampleShows, type FrameSource, type TimeRange } from "../../media/frames.ts";
 import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
+import { boxInPicture } from "../../vision/boxes.ts";
 import { registerPicture } from "./court-registration.ts";
 import { hoopBoxAt, hoopInView, type HoopTrack } from "../rules/tracks.ts";
 import { viewInPicture } from "../../vision/homography.ts";
@@ -131,10 +132,7 @@ async function courtPass(source: FrameSource, fps: number, everyAskedS: number, 
     previous = luma;
     if (!registered) continue;
     // The rims in view, in the working picture's pixels (source × scale + pad).
-    const rims = opts.rims?.filter((rim) => hoopInView(rim, frame)).map((rim) => {
-      const b = hoopBoxAt(rim, frame);
-      return { cx: b.cx * lb.scale + lb.padX, cy: b.cy * lb.scale + lb.padY, w: b.w * lb.scale, h: b.h * lb.scale };
-    });
+    const rims = opts.rims?.filter((rim) => hoopInView(rim, frame)).map((rim) => boxInPicture(hoopBoxAt(rim, frame), lb.scale, lb.padX, lb.padY));
     const r = registerPicture(f.rgb, W, H, { rims });
     if (r) views.push({ frame, type: r.type, h: viewInPicture(r.h, lb.scale, lb.padX, lb.padY) });
   }
