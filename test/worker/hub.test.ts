@@ -270,8 +270,8 @@ describe("the hub page", () => {
     expect(unplaced).toContain("are estimated from the shooter");
     // …and how a free throw is told there (issue 25, point 2).
     expect(unplaced).toMatch(/1 for a free throw when the shooter stood still at the\s+free-throw distance/);
-    // …and which way the estimate errs (measured against the 2-or-3 labels: it runs short).
-    expect(unplaced).toMatch(/The estimate runs short, so a shot from just beyond the three-point line may be\s+counted as a 2/);
+    // …and how the estimate errs (measured against the 2-or-3 labels: right at the free-throw line, the corner three a metre short).
+    expect(unplaced).toMatch(/The estimate can be a metre off, and has counted a corner three as a 2, so a shot\s+from just beyond the three-point line may be counted as a 2/);
 
     // Highlight reel: every shot listed; five with a clip link (signed media URL), one without.
     const reel = html.slice(html.indexOf('<ol class="reel">'), html.indexOf("</ol>", html.indexOf('<ol class="reel">')));
