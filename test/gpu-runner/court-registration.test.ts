@@ -21,9 +21,13 @@ const frame = labels.frames.find((f) => f.clip === "chonyy_outdoor_45deg_2x_3sho
 const half = frame.landmarks.map((p) => ({ ...p, x: p.x / 2, y: p.y / 2 }));
 
 /** How a court is painted: picture size, the floor's grey (and the spread of its noise), the lines' grey. */
-interface Paint { width: number; height: number; floor: number; noise: number; line: number }
+interface Paint { width: number; height: number; floor: number; noise: number; line: number; worn?: number }
 
-/** A grey floor with light noise and the court type's lines painted through h, one pixel wide, 230 on ~90 (or as `paint` says); the lines named in `hidden` are left out (a player stands on them, or they are worn off). */
+/**
+ * A grey floor with light noise and the court type's lines painted through h, one pixel wide, 230 on
+ * ~90 (or as `paint` says); the lines named in `hidden` are left out (a player stands on them, or
+ * they are worn off), and with `paint.worn` that share of every metre of line is worn off.
+ */
 function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[] = [], template = COURT_TEMPLATES[type], paint: Paint = { width: W, height: H, floor: 85, noise: 10, line: 230 }): Uint8Array {
   const random = seededRandom(seed);
   const img = Uint8Array.from({ length: paint.width * paint.height }, () => paint.floor + Math.floor(random() * paint.noise));
@@ -36,9 +40,9 @@ function drawCourt(type: CourtTypeId, h: H3, seed = 1, hidden: readonly string[]
     const pts: Array<[number, number]> = [];
     if (l.kind === "segment") {
       const len = Math.hypot(l.b[0] - l.a[0], l.b[1] - l.a[1]);
-      for (let d = 0; d <= len; d += 0.01) pts.push([l.a[0] + ((l.b[0] - l.a[0]) * d) / len, l.a[1] + ((l.b[1] - l.a[1]) * d) / len]);
+      for (let d = 0; d <= len; d += 0.01) if (d % 1 >= (paint.worn ?? 0)) pts.push([l.a[0] + ((l.b[0] - l.a[0]) * d) / len, l.a[1] + ((l.b[1] - l.a[1]) * d) / len]);
     } else {
-      for (let a = l.from; a <= l.to; a += 0.002) pts.push([l.centre[0] + l.radius * Math.cos(a), l.centre[1] + l.radius * Math.sin(a)]);
+      for (let a = l.from; a <= l.to; a += 0.002) if ((l.radius * (a - l.from)) % 1 >= (paint.worn ?? 0)) pts.push([l.centre[0] + l.radius * Math.cos(a), l.centre[1] + l.radius * Math.sin(a)]);
     }
     for (const p of pts) {
       const w = h[6] * p[0] + h[7] * p[1] + h[8];
@@ -180,6 +184,23 @@ describe("registering a court drawn through a known homography", () => {
     // A rim 3 m to the side of the court's basket across the picture (a hoop the lines do not belong to), or none in view.
     expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / RIM_BOX_WIDTH_M) }] })).toBeNull();
     expect(registerCourt(mask, W, H, lines, { rims: [] })).toBeNull();
+  });
+
+  it("a worn court registers with a rim over its basket, where the rim check lets it ask less of the paint, and not without one", () => {
+    // Half of every metre of line worn off: 0.59 of the exact view's drawn lines land on stripes,
+    // under the 0.7 asked of a picture whose rims are not checked.
+    const truth = fitCourt("fiba", half)!;
+    const mask = ridgeMask(drawCourt("fiba", truth, 1, [], COURT_TEMPLATES.fiba, { width: W, height: H, floor: 85, noise: 10, line: 230, worn: 0.5 }), W, H, { sidePx: 2 });
+    const lines = houghLines(mask, W, H);
+    const rim = { cx: 656.5 / 2, cy: 149.6 / 2, w: 49.9 / 2, h: 14.8 / 2 };
+    expect(registerCourt(mask, W, H, lines)).toBeNull();
+    const r = registerCourt(mask, W, H, lines, { rims: [rim] })!;
+    expect(r.type).toBe("fiba");
+    expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+    expect(r.hits / r.inPicture).toBeGreaterThanOrEqual(COURT_REGISTRATION_DEFAULTS.MIN_HIT_SHARE_UNDER_RIM);
+    expect(r.hits / r.inPicture).toBeLessThan(COURT_REGISTRATION_DEFAULTS.MIN_HIT_SHARE);
+    // A rim 3 m aside still refuses it.
+    expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / RIM_BOX_WIDTH_M) }] })).toBeNull();
   });
 
   it("a court whose key fits a rule book but whose arcs are painted elsewhere is refused", () => {
