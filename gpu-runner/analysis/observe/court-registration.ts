@@ -29,7 +29,7 @@ export const COURT_REGISTRATION_DEFAULTS = {
    * court worn or faint in places, or crossed by players, keeps less of its lines on stripes
    * (chonyy_outdoor_handheld_1shot's picture of 3.1 s, registered on its painted lines with 0.65 of
    * them on stripes). Measured on the tuning clips: 0.6 and 0.5 give the same views, that one new;
-   * from 0.45 down, wrong rule books pass on three clips, so 0.6 keeps a margin.
+   * from 0.45 down, wrong rule books pass (two clips at 0.45, three at 0.4), so 0.6 keeps a margin.
    */
   MIN_HIT_SHARE_UNDER_RIM: 0.6,
   MIN_HIT_SHARE_OVER_DENSITY: 2.5,
