@@ -18,6 +18,9 @@
 //                                       with the rims of kept observations (bench:realclips
 //                                       --observations writes them), so that every court must put
 //                                       its basket under a rim, as in the analysis (rules/court-rim.ts)
+//   npm run bench:court -- --pipeline --split tuning
+//                                       the pass over one part only: a sweep reads the tuning clips,
+//                                       and the held-out part is run once the setting is chosen
 //   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
 //                                       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS
 //                                       changed for this run (a sweep is a loop over runs)
@@ -59,8 +62,11 @@ const USAGE = `npm run bench:court -- [--pipeline] [--set NAME=VALUE …]
   the line detector on the same frames, 2 vs 3 of the labelled attempts, tuning and held-out side by side
   --pipeline  also the pipeline's court pass over every clip of the manifest: its time and the views it registers
   --observations DIR  the pass with the rims of the kept observations in DIR (DIR/<clip>.json): a court must put its basket under one
+  --split tuning|held_out  the pass over one part only (sweep on tuning; held_out is measured once a setting is chosen)
   --set       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS for this run (a number or true/false)`;
 const { args, arg } = commandLine(USAGE);
+const split = arg("split");
+if (split !== undefined && split !== "tuning" && split !== "held_out") throw new Error(`--split ${split}: tuning or held_out`);
 
 // Settings changed for this run (--set NAME=VALUE, a number or true/false), for sweeps.
 for (let i = 0; i < args.length; i++) {
@@ -234,8 +240,9 @@ if (args.includes("--pipeline")) {
   const manifest = JSON.parse(readFileSync(path.resolve(CLIPS, "../manifest.json"), "utf8")) as { clips: Array<{ file: string; width: number; height: number; fps: number; split: string; camera: string; duration_s: number }> };
   let total = 0, withViews = 0;
   const observations = arg("observations");
+  const clips = manifest.clips.filter((c) => split === undefined || c.split === split);
   console.log(observations ? `rims of the kept observations in ${observations}: a court must put its basket under one` : "no rims (no --observations): courts are not checked against a rim");
-  for (const c of manifest.clips) {
+  for (const c of clips) {
     const rims = observations ? assembleRealObservations((JSON.parse(readFileSync(path.join(observations, `${path.basename(c.file, ".mp4")}.json`), "utf8")) as { raw: RawRealObservations }).raw).rims : undefined;
     const t0 = performance.now();
     const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s, rims });
@@ -245,5 +252,5 @@ if (args.includes("--pipeline")) {
     const plan = planCourtViews(views, "fixed", motion);
     console.log(`${path.basename(c.file, ".mp4")}\t${c.split}\t${c.camera}\t${s.toFixed(2)}\t${views.length ? `${views.length} (${[...new Set(views.map((v) => v.type))].join(", ")})` : "0"}\t${motion.maxShiftShare.toFixed(3)}\t${motion.maxChangedShare.toFixed(2)}\t${plan.why}`);
   }
-  console.log(`\n${manifest.clips.length} clips: court pass ${total.toFixed(1)} s in all; clips with a registered view: ${withViews}`);
+  console.log(`\n${clips.length} clips${split ? ` (${split})` : ""}: court pass ${total.toFixed(1)} s in all; clips with a registered view: ${withViews}`);
 }
