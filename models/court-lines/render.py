@@ -4,18 +4,31 @@ A random camera over a floor painted to a random rule book; the label is where a
 covers the pixel and nothing stands in front of it.
 """
 import math
+import os
+import re
 import numpy as np
 from PIL import Image, ImageFilter
 import io
 
-FT = 0.3048
-BOOKS = {
-    "fiba": dict(width=15, half=14, basket=1.575, kb=4.9, kf=4.9, ft=5.8, ftr=1.8, r3=6.75, c3=6.6),
-    "fiba_2008": dict(width=15, half=14, basket=1.575, kb=6, kf=3.6, ft=5.8, ftr=1.8, r3=6.25, c3=6.25),
-    "nba": dict(width=50 * FT, half=47 * FT, basket=63 / 12 * FT, kb=16 * FT, kf=16 * FT, ft=19 * FT, ftr=6 * FT, r3=23.75 * FT, c3=22 * FT),
-    "ncaa": dict(width=50 * FT, half=47 * FT, basket=63 / 12 * FT, kb=12 * FT, kf=12 * FT, ft=19 * FT, ftr=6 * FT, r3=(22 + 1.75 / 12) * FT, c3=(21 + 8 / 12) * FT),
-    "high_school": dict(width=50 * FT, half=42 * FT, basket=63 / 12 * FT, kb=12 * FT, kf=12 * FT, ft=19 * FT, ftr=6 * FT, r3=19.75 * FT, c3=19.75 * FT),
-}
+# The rule books' dimensions are read from the one table both sides use (contract/court-types.ts), so
+# the pictures are painted to the same courts the runner fits.
+COURT_TYPES_TS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "contract", "court-types.ts")
+
+
+def read_books(path=COURT_TYPES_TS):
+    src = open(path).read()
+    table = src[src.index("export const COURT_TEMPLATES"):]
+    table = table[:table.index("\n};")]
+    names = dict(width="width", halfLength="half", basketFromBaseline="basket", keyWidthBaseline="kb", keyWidthFreeThrow="kf",
+                 freeThrowFromBaseline="ft", freeThrowCircleRadius="ftr", threeRadius="r3", threeCornerOffset="c3")
+    books = {}
+    for book, body in re.findall(r"\n  (\w+): \{(.*?)\n  \},", table, re.S):
+        fields = dict(re.findall(r"(\w+): ([^,\n]+)", body))
+        books[book] = {short: float(eval(fields[name], {"FT": 0.3048})) for name, short in names.items()}
+    return books
+
+
+BOOKS = read_books()
 
 
 def seg_dist(X, Y, a, b):

@@ -40,7 +40,7 @@ if __name__ == "__main__":
     out = sys.argv[3]
     np.random.seed(0)
     imgs = np.concatenate([np.load(f)["imgs"] for f in files]); labs = np.concatenate([np.load(f)["labs"] for f in files])
-    n = len(imgs); nval = 200
+    nval = 200
     X = torch.from_numpy(imgs).permute(0, 3, 1, 2); Y = torch.from_numpy(labs)[:, None]
     Xv, Yv, X, Y = X[:nval], Y[:nval], X[nval:], Y[nval:]
     net = LineNet()
