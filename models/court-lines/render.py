@@ -48,43 +48,35 @@ def arc_dist(X, Y, c, r, a0, a1):
     return np.where(inside, d_arc, np.minimum(e0, e1))
 
 
-def court_line_dist(X, Y, bk):
-    """Distance (m) from floor points to the nearest painted line of one half court (x from baseline, y across)."""
-    w = bk["width"] / 2
-    d = []
-    d.append(seg_dist(X, Y, (0, -w), (0, w)))  # baseline
-    d.append(seg_dist(X, Y, (0, -w), (bk["half"], -w)))  # sidelines
-    d.append(seg_dist(X, Y, (0, w), (bk["half"], w)))
-    d.append(seg_dist(X, Y, (bk["half"], -w), (bk["half"], w)))  # half-court line
-    kb, kf, ft = bk["kb"] / 2, bk["kf"] / 2, bk["ft"]
-    d.append(seg_dist(X, Y, (0, -kb), (ft, -kf)))
-    d.append(seg_dist(X, Y, (0, kb), (ft, kf)))
-    d.append(seg_dist(X, Y, (ft, -kf), (ft, kf)))
-    # free-throw circle (outer half solid; inner half drawn too, as many courts do)
-    d.append(arc_dist(X, Y, (ft, 0), bk["ftr"], -math.pi, math.pi))
-    # centre circle
-    d.append(arc_dist(X, Y, (bk["half"], 0), 1.8, -math.pi, math.pi))
-    # three-point line: corners then arc
+def end_line_dists(X, Y, bk):
+    """Distances (m) to the lines of one end of the court (x from its baseline): the baseline, the key and the three-point line."""
+    w, kb, kf, ft = bk["width"] / 2, bk["kb"] / 2, bk["kf"] / 2, bk["ft"]
     b, r, c = bk["basket"], bk["r3"], bk["c3"]
     xb = b + math.sqrt(max(r * r - c * c, 0))
-    d.append(seg_dist(X, Y, (0, -c), (xb, -c)))
-    d.append(seg_dist(X, Y, (0, c), (xb, c)))
     a = math.asin(min(1, c / r))
-    d.append(arc_dist(X, Y, (b, 0), r, -a, a))
-    # lane hash marks
-    for s in (-1, 1):
+    return [
+        seg_dist(X, Y, (0, -w), (0, w)),
+        seg_dist(X, Y, (0, -kb), (ft, -kf)),
+        seg_dist(X, Y, (0, kb), (ft, kf)),
+        seg_dist(X, Y, (ft, -kf), (ft, kf)),
+        seg_dist(X, Y, (0, -c), (xb, -c)),
+        seg_dist(X, Y, (0, c), (xb, c)),
+        arc_dist(X, Y, (b, 0), r, -a, a),
+    ]
+
+
+def court_line_dist(X, Y, bk):
+    """Distance (m) from floor points to the nearest painted line of the court (x from the near baseline, y across)."""
+    w, half, kb, ft = bk["width"] / 2, bk["half"], bk["kb"] / 2, bk["ft"]
+    d = end_line_dists(X, Y, bk) + end_line_dists(2 * half - X, Y, bk)  # both ends, the far one mirrored
+    d.append(seg_dist(X, Y, (0, -w), (half, -w)))  # sidelines to half court
+    d.append(seg_dist(X, Y, (0, w), (half, w)))
+    d.append(seg_dist(X, Y, (half, -w), (half, w)))  # half-court line
+    d.append(arc_dist(X, Y, (ft, 0), bk["ftr"], -math.pi, math.pi))  # the near free-throw circle, drawn whole
+    d.append(arc_dist(X, Y, (half, 0), 1.8, -math.pi, math.pi))  # centre circle
+    for s in (-1, 1):  # the near lane's hash marks
         for xm in (2.1, 3.0, 3.9):
             d.append(seg_dist(X, Y, (xm, s * kb), (xm, s * (kb + 0.15))))
-    # the far half, mirrored (the same book)
-    L = 2 * bk["half"]
-    Xm = L - X
-    d.append(seg_dist(Xm, Y, (0, -w), (0, w)))
-    d.append(seg_dist(Xm, Y, (0, -kb), (ft, -kf)))
-    d.append(seg_dist(Xm, Y, (0, kb), (ft, kf)))
-    d.append(seg_dist(Xm, Y, (ft, -kf), (ft, kf)))
-    d.append(arc_dist(Xm, Y, (b, 0), r, -a, a))
-    d.append(seg_dist(Xm, Y, (0, -c), (xb, -c)))
-    d.append(seg_dist(Xm, Y, (0, c), (xb, c)))
     return np.min(np.stack(d), axis=0)
 
 
@@ -186,7 +178,8 @@ def render(rng, W=320, H=192):
     if rng.random() < 0.25:
         c3 = rand_colour(rng, 20, 220)
         inside = (np.hypot(X - bk["basket"], Y) < bk["r3"]) & (np.abs(Y) < bk["c3"]) & (X >= 0)
-        col = np.where(inside[..., None] & (rng.random() < 1), col * 0.6 + c3 * 0.4, col)
+        rng.random()  # a draw the measured pictures' seeds were made with: kept so they make the same pictures
+        col = np.where(inside[..., None], col * 0.6 + c3 * 0.4, col)
     # lines
     hw = rng.uniform(0.025, 0.04)
     d = court_line_dist(X, Y, bk)
