@@ -22,7 +22,7 @@
 //                                       the pass over one part only: a sweep reads the tuning clips,
 //                                       and the held-out part is run once the setting is chosen
 //   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
-//                                       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS
+//                                       a setting of LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS or COURT_RIM_DEFAULTS
 //                                       changed for this run (a sweep is a loop over runs)
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -35,6 +35,7 @@ import { REAL_FOOTAGE_DEFAULTS, assembleRealObservations, type RawRealObservatio
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography, viewInPicture } from "../gpu-runner/vision/homography.ts";
 import { LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
+import { COURT_RIM_DEFAULTS } from "../gpu-runner/analysis/rules/court-rim.ts";
 import { commandLine } from "./lib.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
 import { runTool } from "../gpu-runner/media/run.ts";
@@ -63,7 +64,7 @@ const USAGE = `npm run bench:court -- [--pipeline] [--set NAME=VALUE …]
   --pipeline  also the pipeline's court pass over every clip of the manifest: its time and the views it registers
   --observations DIR  the pass with the rims of the kept observations in DIR (DIR/<clip>.json): a court must put its basket under one
   --split tuning|held_out  the pass over one part only (sweep on tuning; held_out is measured once a setting is chosen)
-  --set       a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS for this run (a number or true/false)`;
+  --set       a setting of LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS or COURT_RIM_DEFAULTS for this run (a number or true/false)`;
 const { args, arg } = commandLine(USAGE);
 const split = arg("split");
 if (split !== undefined && split !== "tuning" && split !== "held_out") throw new Error(`--split ${split}: tuning or held_out`);
@@ -72,8 +73,8 @@ if (split !== undefined && split !== "tuning" && split !== "held_out") throw new
 for (let i = 0; i < args.length; i++) {
   if (args[i] !== "--set") continue;
   const [name, raw] = (args[i + 1] ?? "").split("=");
-  const owner = [LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS].find((o) => name in o) as Record<string, unknown> | undefined;
-  if (!owner || raw === undefined) throw new Error(`--set ${args[i + 1]}: not NAME=VALUE of a setting of LINE_DEFAULTS or COURT_REGISTRATION_DEFAULTS`);
+  const owner = [LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS, COURT_RIM_DEFAULTS].find((o) => name in o) as Record<string, unknown> | undefined;
+  if (!owner || raw === undefined) throw new Error(`--set ${args[i + 1]}: not NAME=VALUE of a setting of LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS or COURT_RIM_DEFAULTS`);
   const value = raw === "true" ? true : raw === "false" ? false : Number(raw);
   if (typeof value !== typeof owner[name] || (typeof value === "number" && !Number.isFinite(value))) throw new Error(`--set ${name}: ${raw} is not a ${typeof owner[name]}`);
   owner[name] = value;

@@ -138,6 +138,44 @@ export function planeViewFocalPx(h: H3, cx: number, cy: number): number | null {
   return s > 0 ? 1 / Math.sqrt(s) : null;
 }
 
+/** A pinhole camera over a plane (planeCamera). */
+export interface PlaneCamera {
+  focalPx: number;
+  /** The camera's height over the plane (plane units, metres for a court). */
+  heightM: number;
+  /** Where the camera sees a point `z` off the plane on the camera's side (null: behind it). */
+  project(p: readonly [number, number, number]): Pt | null;
+}
+
+/**
+ * The pinhole camera (square pixels, principal point at (cx, cy)) that sees a plane through h (plane
+ * metres → image pixels), or null where no such camera does (planeViewFocalPx). K⁻¹·h is λ·[r1 r2 t]:
+ * λ is taken from the two columns' mean length (they differ a little where a view is only near a
+ * camera's), the sign puts the plane in front of the camera, and the plane's normal r1 × r2 is
+ * turned towards the camera. A view alone fixes the camera only up to this model; a point off the
+ * plane lands where such a camera would see it.
+ */
+export function planeCamera(h: H3, cx: number, cy: number): PlaneCamera | null {
+  const f = planeViewFocalPx(h, cx, cy);
+  if (f === null) return null;
+  const column = (i: number) => [(h[i] - cx * h[6 + i]) / f, (h[3 + i] - cy * h[6 + i]) / f, h[6 + i]];
+  const lambda = 2 / (Math.hypot(...column(0)) + Math.hypot(...column(1)));
+  const sign = column(2)[2] >= 0 ? 1 : -1;
+  const [r1, r2, t] = [0, 1, 2].map((i) => column(i).map((v) => v * lambda * sign));
+  const normal = [r1[1] * r2[2] - r1[2] * r2[1], r1[2] * r2[0] - r1[0] * r2[2], r1[0] * r2[1] - r1[1] * r2[0]];
+  // The camera's centre is −Rᵀt, so its height along the normal is −(normal · t).
+  const along = -(normal[0] * t[0] + normal[1] * t[1] + normal[2] * t[2]);
+  const up = normal.map((v) => (along < 0 ? -v : v));
+  return {
+    focalPx: f,
+    heightM: Math.abs(along),
+    project: ([x, y, z]) => {
+      const q = [0, 1, 2].map((i) => x * r1[i] + y * r2[i] + z * up[i] + t[i]);
+      return q[2] > 0 ? [cx + (f * q[0]) / q[2], cy + (f * q[1]) / q[2]] : null;
+    },
+  };
+}
+
 export interface RansacResult {
   h: H3;
   inliers: number[];

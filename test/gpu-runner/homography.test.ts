@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyHomography, composeHomographies, fitHomography, invertHomography, planeViewFocalPx, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
+import { applyHomography, composeHomographies, fitHomography, invertHomography, planeCamera, planeViewFocalPx, ransacHomography, type H3, type Pt } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 
 // A camera-like homography: court metres → pixels of a 960×540 frame seen obliquely.
@@ -105,6 +105,31 @@ describe("planeViewFocalPx", () => {
       expect(planeViewFocalPx(h, 240, 135)).toBeCloseTo(f, 6);
       expect(planeViewFocalPx(h.map((v) => -3 * v), 240, 135)).toBeCloseTo(f, 6);
     }
+  });
+
+  it("planeCamera: the camera's height, and where it sees a point off the plane, at any scale of h", () => {
+    for (const [f, eye] of [
+      [420, [-8, 3, 3]],
+      [900, [12, 0, 2.5]],
+      [250, [4, -9, 6]],
+    ] as Array<[number, [number, number, number]]>) {
+      const at: [number, number, number] = [1.6, 0, 0];
+      const h = camera(f, 240, 135, eye, at);
+      // A ring 3.05 m over the basket, as the camera sees it: the floor's homography of a plane 3.05 m up, at its origin.
+      const ring = applyHomography(camera(f, 240, 135, [eye[0] - 1.6, eye[1], eye[2] - 3.05], [at[0] - 1.6, at[1], at[2] - 3.05]), [0, 0]);
+      for (const scaled of [h, h.map((v) => -3 * v)]) {
+        const cam = planeCamera(scaled, 240, 135)!;
+        expect(cam.focalPx).toBeCloseTo(f, 6);
+        expect(cam.heightM).toBeCloseTo(eye[2], 6);
+        const seen = cam.project([1.6, 0, 3.05])!;
+        expect(seen[0]).toBeCloseTo(ring[0], 6);
+        expect(seen[1]).toBeCloseTo(ring[1], 6);
+      }
+      // A floor point behind the camera is not seen.
+      expect(planeCamera(h, 240, 135)!.project([eye[0] - 30 * (at[0] - eye[0]), eye[1] - 30 * (at[1] - eye[1]), 0])).toBeNull();
+    }
+    const sheared: H3 = [1, 2, 0, 0, 1, 0, 0, 0, 1];
+    expect(planeCamera(sheared, 240, 135)).toBeNull();
   });
 
   it("some views of a plane no camera has; the test is a necessary condition only", () => {

@@ -358,7 +358,7 @@ export function registerCourt(mask: Uint8Array, W: number, H: number, lines: Lin
               for (const [g, courtToSquare] of GUESS_TO_SQUARE[type].entries()) {
                 const m = composeHomographies(squareToImage, courtToSquare);
                 const h = m.map((x) => x / m[8]);
-                if (!plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type)) || (rims && !basketUnderRim(h, type, rims))) continue;
+                if (!plausibleView(h, centre) || (g > 0 && !keySeenUpright(h, type)) || (rims && !basketUnderRim(h, type, rims, { W, H }))) continue;
                 keep(g, { type, h, ...lineSupport(h, type, support, W, H, undefined, o.GUESS_SCORE_EVERY_PX) });
               }
           }
@@ -477,7 +477,7 @@ function refinedWhileBetter(guess: CourtRegistration, mask: Uint8Array, support:
   for (let round = 0; round < COURT_REGISTRATION_DEFAULTS.REFINE_ROUNDS; round++) {
     const refined = refineRegistration(guess.h, guess.type, mask, W, H);
     if (!refined || !plausibleView(refined, keyCentreIn(refined, guess.type)) || !keySeenUpright(refined, guess.type)) break;
-    if (rims && !basketUnderRim(refined, guess.type, rims)) break;
+    if (rims && !basketUnderRim(refined, guess.type, rims, { W, H })) break;
     const s = lineSupport(refined, guess.type, support, W, H);
     if (s.score <= guess.score) break;
     guess = { type: guess.type, h: refined, ...s };
