@@ -55,6 +55,17 @@ export const LINE_DEFAULTS = {
   MAX_LINES: 16,
   /** Hough: a pixel within this distance (px) of a kept line no longer votes for the next ones. */
   CLAIM_PX: 2.5,
+  /**
+   * Hough: at most this many kept lines within DIRECTION_WINDOW_DEG (degrees) of one direction (0: no
+   * limit). A fence, a wall's courses or a stand give many near-parallel lines, strong ones, that
+   * fill the budget before the key's lane lines are reached, while a guess needs lines in two
+   * directions: the baseline and the free-throw line across, lane lines along. Measured on the tuning
+   * clips (docs/analysis.md, "Lines across directions"): at 3, chonyy_outdoor_handheld_1shot keeps
+   * its three views and gains two, one at its release; chonyy_outdoor_5shots gains its first; at 4
+   * the handheld clip loses one.
+   */
+  MAX_LINES_PER_DIRECTION: 3,
+  DIRECTION_WINDOW_DEG: 5,
 };
 
 export interface Line {
@@ -263,8 +274,9 @@ function dropTextured(mask: Uint8Array, luma: Uint8Array, W: number, H: number):
  * kept and the pixels near it stop voting, so one thick stripe gives one line and the next
  * strongest line is found among the pixels left.
  */
-export function houghLines(mask: Uint8Array, W: number, H: number, opts: { maxLines?: number; minVotes?: number } = {}): Line[] {
+export function houghLines(mask: Uint8Array, W: number, H: number, opts: { maxLines?: number; minVotes?: number; perDirection?: number } = {}): Line[] {
   const maxLines = opts.maxLines ?? LINE_DEFAULTS.MAX_LINES;
+  const perDirection = opts.perDirection ?? LINE_DEFAULTS.MAX_LINES_PER_DIRECTION;
   const minVotes = opts.minVotes ?? Math.round((LINE_DEFAULTS.MIN_VOTES_PER_100PX * W) / 100);
   const T = LINE_DEFAULTS.THETA_BINS;
   const cos = Float64Array.from({ length: T }, (_, i) => Math.cos((i * Math.PI) / T));
@@ -279,13 +291,20 @@ export function houghLines(mask: Uint8Array, W: number, H: number, opts: { maxLi
   };
   for (let i = 0; i < xs.length; i++) vote(i, 1);
   const lines: Line[] = [];
+  // Angle bins no further peak is taken from: perDirection kept lines already run within the window of them.
+  const full = new Uint8Array(T);
+  const window = (LINE_DEFAULTS.DIRECTION_WINDOW_DEG * T) / 180;
+  const binsApart = (a: number, b: number) => { const d = Math.abs(a - b) % T; return Math.min(d, T - d); };
   while (lines.length < maxLines) {
     let best = -1, bestVotes = 0;
-    for (let j = 0; j < acc.length; j++) if (acc[j] > bestVotes) { bestVotes = acc[j]; best = j; }
+    for (let j = 0; j < acc.length; j++) if (acc[j] > bestVotes && !full[Math.floor(j / (2 * R + 1))]) { bestVotes = acc[j]; best = j; }
     if (best < 0 || bestVotes < minVotes) break;
     const k = Math.floor(best / (2 * R + 1)), rho = (best % (2 * R + 1)) - R;
     const line = refineLine({ theta: (k * Math.PI) / T, rho, votes: bestVotes }, xs, ys);
     lines.push(line);
+    if (perDirection > 0)
+      for (let bin = 0; bin < T; bin++)
+        if (!full[bin] && binsApart((line.theta * T) / Math.PI, bin) <= window && lines.filter((l) => binsApart((l.theta * T) / Math.PI, bin) <= window).length >= perDirection) full[bin] = 1;
     const c = Math.cos(line.theta), s = Math.sin(line.theta);
     for (let i = 0; i < xs.length; i++)
       if (alive[i] && Math.abs(xs[i] * c + ys[i] * s - line.rho) <= LINE_DEFAULTS.CLAIM_PX) { alive[i] = 0; vote(i, -1); }

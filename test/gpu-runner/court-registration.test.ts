@@ -7,7 +7,7 @@ import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type Court
 import { applyHomography, invertHomography, viewInPicture, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { RIM_BOX_WIDTH_M } from "../../gpu-runner/analysis/rules/distance.ts";
-import { halvePicture, houghLines, intersect, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
+import { halvePicture, houghLines, intersect, LINE_DEFAULTS, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { runTool } from "../../gpu-runner/media/run.ts";
@@ -142,6 +142,26 @@ describe("lines on a floor", () => {
     const lines = houghLines(mask, W0, H0, { minVotes: 40 });
     expect(lines).toHaveLength(1);
     expect(Math.abs(Math.abs(lines[0].rho) - 30)).toBeLessThan(0.6);
+  });
+
+  it("a fence of level lines does not fill the line budget: at most MAX_LINES_PER_DIRECTION lines run in one direction", () => {
+    const W0 = 200, H0 = 120;
+    const mask = new Uint8Array(W0 * H0);
+    // Six long level lines (a fence's wires), stronger than two short slanted ones (lane lines seen in perspective).
+    for (let k = 0; k < 6; k++) for (let x = 0; x < W0; x++) mask[(10 + 6 * k) * W0 + x] = 1;
+    for (let y = 50; y < 120; y++) { mask[y * W0 + Math.round(60 - 0.4 * (y - 50))] = 1; mask[y * W0 + Math.round(140 + 0.4 * (y - 50))] = 1; }
+    const level = (l: { theta: number }) => Math.abs(Math.cos(l.theta)) < Math.sin((5 * Math.PI) / 180);
+    // Without the limit the five lines kept are all the fence's.
+    const unlimited = houghLines(mask, W0, H0, { maxLines: 5, minVotes: 40, perDirection: 0 });
+    expect(unlimited.filter(level)).toHaveLength(5);
+    // With it (the default, 3), three of the fence and both slanted lines.
+    expect(LINE_DEFAULTS.MAX_LINES_PER_DIRECTION).toBe(3);
+    const limited = houghLines(mask, W0, H0, { maxLines: 5, minVotes: 40 });
+    expect(limited.filter(level)).toHaveLength(3);
+    const slanted = limited.filter((l) => !level(l));
+    expect(slanted).toHaveLength(2);
+    // Each slanted line where it was drawn: through (60, 50) or (140, 50).
+    for (const l of slanted) expect(Math.min(...[[60, 50], [140, 50]].map(([x, y]) => Math.abs(x * Math.cos(l.theta) + y * Math.sin(l.theta) - l.rho)))).toBeLessThan(1);
   });
 
   it("two drawn lines are found and cross where they were drawn", () => {
@@ -356,12 +376,19 @@ describe("registering a court drawn through a known homography", () => {
     const img = drawCourt("fiba", truth, 4);
     for (let bar = 0; bar < 10; bar++) img.fill(230, (6 + 16 * bar) * W, (7 + 16 * bar) * W);
     const mask = ridgeMask(img, W, H, { sidePx: 2 });
+    const bar = (l: { theta: number }) => Math.abs(l.theta - Math.PI / 2) < 0.01;
+    // With no limit on one direction, the budget of 16 holds all ten bars and the court's lines; with
+    // the limit (MAX_LINES_PER_DIRECTION), three bars.
+    const unlimited = houghLines(mask, W, H, { perDirection: 0 });
+    expect(unlimited.filter(bar).length).toBe(10);
     const lines = houghLines(mask, W, H);
-    expect(lines.filter((l) => Math.abs(l.theta - Math.PI / 2) < 0.01).length).toBe(10);
-    const r = registerCourt(mask, W, H, lines)!;
-    expect(r).not.toBeNull();
-    expect(r.type).toBe("fiba");
-    expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+    expect(lines.filter(bar).length).toBe(LINE_DEFAULTS.MAX_LINES_PER_DIRECTION);
+    for (const found of [unlimited, lines]) {
+      const r = registerCourt(mask, W, H, found)!;
+      expect(r).not.toBeNull();
+      expect(r.type).toBe("fiba");
+      expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+    }
   });
 
   it("a floor without lines is not registered", () => {
