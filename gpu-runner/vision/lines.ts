@@ -293,7 +293,7 @@ export function houghLines(mask: Uint8Array, W: number, H: number, opts: { maxLi
   const lines: Line[] = [];
   // Angle bins no further peak is taken from: perDirection kept lines already run within the window of them.
   const full = new Uint8Array(T);
-  const window = (LINE_DEFAULTS.DIRECTION_WINDOW_DEG * T) / 180;
+  const windowBins = (LINE_DEFAULTS.DIRECTION_WINDOW_DEG * T) / 180;
   const binsApart = (a: number, b: number) => { const d = Math.abs(a - b) % T; return Math.min(d, T - d); };
   while (lines.length < maxLines) {
     let best = -1, bestVotes = 0;
@@ -304,7 +304,7 @@ export function houghLines(mask: Uint8Array, W: number, H: number, opts: { maxLi
     lines.push(line);
     if (perDirection > 0)
       for (let bin = 0; bin < T; bin++)
-        if (!full[bin] && binsApart((line.theta * T) / Math.PI, bin) <= window && lines.filter((l) => binsApart((l.theta * T) / Math.PI, bin) <= window).length >= perDirection) full[bin] = 1;
+        if (!full[bin] && binsApart((line.theta * T) / Math.PI, bin) <= windowBins && lines.filter((l) => binsApart((l.theta * T) / Math.PI, bin) <= windowBins).length >= perDirection) full[bin] = 1;
     const c = Math.cos(line.theta), s = Math.sin(line.theta);
     for (let i = 0; i < xs.length; i++)
       if (alive[i] && Math.abs(xs[i] * c + ys[i] * s - line.rho) <= LINE_DEFAULTS.CLAIM_PX) { alive[i] = 0; vote(i, -1); }
