@@ -72,24 +72,34 @@ export function basketAgainstRim(h: H3, type: CourtTypeId, rim: Box): BasketAgai
   return { acrossM: (rim.cx - u) / rimPxPerM, heightM: (v - rim.cy) / rimPxPerM, scaleRatio: floorPxPerM / rimPxPerM };
 }
 
+/** Where the camera a view implies (planeCamera, its principal point at the picture's centre) sees the ring's centre; null when no camera has the view or the ring is behind it. */
+function ringSeen(h: H3, type: CourtTypeId, picture: { W: number; H: number }): Pt | null {
+  return planeCamera(h, picture.W / 2, picture.H / 2)?.project([COURT_TEMPLATES[type].basketFromBaseline, 0, RING_HEIGHT_M]) ?? null;
+}
+
+/** How far below a rim box's centre the ring is seen (m at the box's scale; negative: above it). */
+const ringOff = (ring: Pt, rim: Box): number => ((ring[1] - rim.cy) * RIM_BOX_WIDTH_M) / rim.w;
+
 /**
- * Where the camera a view implies (planeCamera, its principal point at the picture's centre) sees
- * the ring's centre, below the rim box's centre (m at the box's scale; negative: above it); null
- * when no camera has the view or the ring is behind it.
+ * Where the camera a view implies sees the ring's centre, below the rim box's centre (m at the box's
+ * scale; negative: above it); null when no camera has the view or the ring is behind it.
  */
 export function ringOffRim(h: H3, type: CourtTypeId, rim: Box, picture: { W: number; H: number }): number | null {
-  const ring = planeCamera(h, picture.W / 2, picture.H / 2)?.project([COURT_TEMPLATES[type].basketFromBaseline, 0, RING_HEIGHT_M]);
-  return ring && rim.w > 0 ? ((ring[1] - rim.cy) * RIM_BOX_WIDTH_M) / rim.w : null;
+  const ring = ringSeen(h, type, picture);
+  return ring && rim.w > 0 ? ringOff(ring, rim) : null;
 }
 
 /** Whether a view of a `picture`-sized picture puts its basket under one of the rims seen in it (none seen: no). */
 export function basketUnderRim(h: H3, type: CourtTypeId, rims: readonly Box[], picture: { W: number; H: number }, settings: CourtRimSettings = COURT_RIM_DEFAULTS): boolean {
   const o = settings;
+  // The ring as the view's camera sees it is the same for every rim: found once, and only for a
+  // view that passes the other measures on some rim (the camera is the dearest measure, and most
+  // guesses fail the others).
+  let ring: Pt | null | undefined;
   return rims.some((rim) => {
     const m = basketAgainstRim(h, type, rim);
     if (!m || Math.abs(m.acrossM) > o.MAX_ACROSS_M || m.heightM < o.MIN_HEIGHT_M || m.heightM > o.MAX_HEIGHT_M || m.scaleRatio < o.MIN_SCALE_RATIO || m.scaleRatio > o.MAX_SCALE_RATIO) return false;
-    // Last: the camera is the dearest measure, and most guesses fail the others.
-    const off = ringOffRim(h, type, rim, picture);
-    return off !== null && Math.abs(off) <= o.MAX_RING_OFF_M;
+    if (ring === undefined) ring = ringSeen(h, type, picture);
+    return ring !== null && Math.abs(ringOff(ring, rim)) <= o.MAX_RING_OFF_M;
   });
 }
