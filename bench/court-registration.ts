@@ -21,6 +21,9 @@
 //   npm run bench:court -- --pipeline --split tuning
 //                                       the pass over one part only: a sweep reads the tuning clips,
 //                                       and the held-out part is run once the setting is chosen
+//   npm run bench:court -- --stripe-lines
+//                                       the painted lines found by the stripe test (vision/lines.ts)
+//                                       instead of the learned mask the runner uses (vision/court-lines.ts)
 //   npm run bench:court -- --set MIN_CONTRAST=15 --set EDGE_MIN_COLOUR=0
 //                                       a setting of LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS or COURT_RIM_DEFAULTS
 //                                       changed for this run (a sweep is a loop over runs)
@@ -34,7 +37,8 @@ import { planCourtViews } from "../gpu-runner/analysis/rules/court-view.ts";
 import { REAL_FOOTAGE_DEFAULTS, assembleRealObservations, type RawRealObservations } from "../gpu-runner/analysis/observe/real-footage.ts";
 import { videoFrames } from "../gpu-runner/media/decode.ts";
 import { applyHomography, invertHomography, viewInPicture } from "../gpu-runner/vision/homography.ts";
-import { LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
+import { halvePicture, LINE_DEFAULTS } from "../gpu-runner/vision/lines.ts";
+import { courtLineModelPath, loadCourtLineModel, type CourtLineModel } from "../gpu-runner/vision/court-lines.ts";
 import { COURT_RIM_DEFAULTS } from "../gpu-runner/analysis/rules/court-rim.ts";
 import { commandLine } from "./lib.ts";
 import { FFMPEG } from "../gpu-runner/media/binaries.ts";
@@ -58,12 +62,13 @@ const data = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "court-la
   attempts: Array<{ clip: string; split: "tuning" | "held_out"; release_s: number; points: 2 | 3; feet: { x: number; y: number } }>;
 };
 
-const USAGE = `npm run bench:court -- [--pipeline] [--set NAME=VALUE …]
+const USAGE = `npm run bench:court -- [--pipeline] [--stripe-lines] [--set NAME=VALUE …]
   court registration on the labelled landmark frames (bench/court-landmarks.json): the landmarks alone, then
   the line detector on the same frames, 2 vs 3 of the labelled attempts, tuning and held-out side by side
   --pipeline  also the pipeline's court pass over every clip of the manifest: its time and the views it registers
   --observations DIR  the pass with the rims of the kept observations in DIR (DIR/<clip>.json): a court must put its basket under one
   --split tuning|held_out  the pass over one part only (sweep on tuning; held_out is measured once a setting is chosen)
+  --stripe-lines  the painted lines found by the stripe test instead of the learned mask the runner uses
   --set       a setting of LINE_DEFAULTS, COURT_REGISTRATION_DEFAULTS or COURT_RIM_DEFAULTS for this run (a number or true/false)`;
 const { args, arg } = commandLine(USAGE);
 const split = arg("split");
@@ -135,6 +140,13 @@ async function decodeAt(clip: string, t: number, width: number, height: number) 
   return { fine: new Uint8Array(buf.buffer, buf.byteOffset, 4 * W * H * 3), W, H, factor: width / W };
 }
 
+/** The painted lines as the runner finds them on real footage (the learned mask), or by the stripe test (--stripe-lines). */
+const lineModel: CourtLineModel | undefined = args.includes("--stripe-lines") ? undefined : await loadCourtLineModel(courtLineModelPath());
+/** One picture at twice the working size registered without rims (registerPicture), its lines found as the run asks. */
+async function register(fine: Uint8Array, W: number, H: number) {
+  return registerPicture(fine, W, H, { lines: await lineModel?.masks(halvePicture(fine, 2 * W, 2 * H), W, H) });
+}
+
 /**
  * Every frame within WINDOW_S of `t` (as the exact seek of rgbAt, at twice WORK_WIDTH), registered:
  * how many register, and as which types. One frame's registration can turn on its compression noise
@@ -148,7 +160,7 @@ async function registeredAround(clip: string, t: number, width: number, height: 
   const types: string[] = [];
   let frames = 0;
   for (let k = 0; (k + 1) * per <= buf.length; k++, frames++) {
-    const r = registerPicture(new Uint8Array(buf.buffer, buf.byteOffset + k * per, per), W, H);
+    const r = await register(new Uint8Array(buf.buffer, buf.byteOffset + k * per, per), W, H);
     if (r) types.push(r.type);
   }
   return `${types.length} of ${frames}${types.length ? ` (${[...new Set(types)].join(", ")})` : ""}`;
@@ -161,7 +173,7 @@ const detected: Record<string, { frames: number; registered: number; errors: num
 };
 for (const f of data.frames) {
   const { fine, W, H, factor } = await rgbAt(f.clip, f.time_s, f.width, f.height);
-  const r = registerPicture(fine, W, H);
+  const r = await register(fine, W, H);
   const around = await registeredAround(f.clip, f.time_s, f.width, f.height);
   const d = detected[f.split];
   d.frames++;
@@ -206,7 +218,7 @@ const unlabelled: string[] = [];
 for (const e of data.examined_without_four) {
   const meta = manifestClips.find((c) => c.file === `clips/${e.clip}.mp4`)!;
   const { fine, W, H } = await rgbAt(e.clip, e.time_s, meta.width, meta.height);
-  const r = registerPicture(fine, W, H);
+  const r = await register(fine, W, H);
   unlabelled.push(`${e.clip} (${e.split}): ${r ? `registered as ${r.type}` : "not registered"}`);
 }
 // The issue's target counts clips: a clip is registered when one of its labelled frames is.
@@ -219,7 +231,7 @@ const twoThree: Record<string, { attempts: number; registered: number; right: nu
 for (const a of data.attempts) {
   const meta = manifestClips.find((c) => c.file === `clips/${a.clip}.mp4`)!;
   const { fine, W, H, factor } = await rgbAt(a.clip, a.release_s, meta.width, meta.height);
-  const r = registerPicture(fine, W, H);
+  const r = await register(fine, W, H);
   const t = twoThree[a.split];
   t.attempts++;
   if (!r) { console.log(`${a.clip}@${a.release_s}\t${a.split}\tno\t–\t–\t–\t– (${a.points})`); continue; }
@@ -246,7 +258,7 @@ if (args.includes("--pipeline")) {
   for (const c of clips) {
     const rims = observations ? assembleRealObservations((JSON.parse(readFileSync(path.join(observations, `${path.basename(c.file, ".mp4")}.json`), "utf8")) as { raw: RawRealObservations }).raw).rims : undefined;
     const t0 = performance.now();
-    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s, rims });
+    const { views, motion } = await observeCourtViews(videoFrames(path.resolve(CLIPS, "..", c.file), c), REAL_FOOTAGE_DEFAULTS.fps, { camera: "fixed", durationS: c.duration_s, rims, lines: lineModel });
     const s = (performance.now() - t0) / 1000;
     total += s;
     if (views.length) withViews++;

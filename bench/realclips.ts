@@ -208,7 +208,7 @@ export async function analyzeKeepingObservations(videoPath: string, video: Video
     if (!kept.courtMotion?.steps) {
       // With the rims of the kept observations, as observeRealFootage runs it.
       const { rims } = assembleRealObservations(kept.raw, s);
-      const court = await observeCourtViews(videoFrames(videoPath, video), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds, rims });
+      const court = await observeCourtViews(videoFrames(videoPath, video), kept.raw.fps, { camera: DEFAULT_SUBMIT_OPTIONS.camera_setup, durationS: video.durationSeconds, rims, lines: await models.courtLines() });
       Object.assign(kept, { courtViews: court.views, courtMotion: court.motion });
       writeFileSync(`${file}.part`, JSON.stringify(kept));
       renameSync(`${file}.part`, file);

@@ -167,7 +167,7 @@ export async function observeVideo(input: AnalyzeInput, info: VideoInfo, tm: Run
     }
     const model = await models.basketball();
     const fps = Math.min(input.settings?.analysisFps ?? REAL_FOOTAGE_DEFAULTS.fps, info.fps);
-    const obs = await observeRealFootage(input.videoPath, info, model, reader, {
+    const obs = await observeRealFootage(input.videoPath, info, model, reader, await models.courtLines(), {
       ...realFootageSettings(input.settings?.realFootage),
       fps,
       camera: input.options.camera_setup ?? DEFAULT_SUBMIT_OPTIONS.camera_setup,

@@ -5,12 +5,13 @@
 import { loadBasketballModel, type BasketballModel } from "./basketball.ts";
 import { defaultCenterNetPath } from "./centernet.ts";
 import { chooseDetector, DEFAULT_MODEL_DIR, loadYoloDetector, type Detector, type DetectorChoice } from "./detector.ts";
+import { courtLineModelPath, loadCourtLineModel, type CourtLineModel } from "./court-lines.ts";
 import { loadJerseyReader, type JerseyReader } from "./jersey-ocr.ts";
 import { startModelThread, type ModelThread } from "./model-thread.ts";
 import type { SessionSettings } from "./session.ts";
 
 export interface ModelSettings {
-  /** Folder of dropped-in models (`detector.onnx`, `centernet.onnx`); the repository's models/ otherwise. */
+  /** Folder of dropped-in models (`detector.onnx`, `centernet.onnx`, `court-lines/linenet.onnx`); the repository's models/ otherwise. */
   dir: string;
   /** Run the real-footage model on a thread of its own (default) or on the calling thread (profiling, comparison). */
   modelThread: boolean;
@@ -40,6 +41,7 @@ export class AnalysisModels {
   private readonly yolo = new Map<string, Promise<Detector>>();
   private basketballModel: Promise<BasketballModel> | null = null;
   private reader: Promise<JerseyReader> | null = null;
+  private lines: Promise<CourtLineModel> | null = null;
 
   constructor(readonly settings: ModelSettings = modelSettingsFromEnv()) {}
 
@@ -78,6 +80,15 @@ export class AnalysisModels {
       this.reader.catch(() => (this.reader = null));
     }
     return this.reader;
+  }
+
+  /** The learned painted-line mask the court pass registers real footage on. */
+  courtLines(): Promise<CourtLineModel> {
+    if (!this.lines) {
+      this.lines = loadCourtLineModel(courtLineModelPath(this.settings.dir), this.settings.session);
+      this.lines.catch(() => (this.lines = null));
+    }
+    return this.lines;
   }
 
   /** Ends the model thread (the process may then exit); the sessions go with the process. */

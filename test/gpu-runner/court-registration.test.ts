@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fitCourt, type NamedPoint } from "../../gpu-runner/analysis/rules/court-fit.ts";
-import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, keySeenUpright, plausibleView, refineRegistration, registerCourt, registerPicture } from "../../gpu-runner/analysis/observe/court-registration.ts";
+import { cameraCanSee, COURT_REGISTRATION_DEFAULTS, keyAreaPx, linesBelowRims, keySeenUpright, plausibleView, refineRegistration, registerCourt, registerPicture } from "../../gpu-runner/analysis/observe/court-registration.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLandmarks, courtLines, type CourtTypeId } from "../../gpu-runner/analysis/rules/court-template.ts";
 import { applyHomography, invertHomography, viewInPicture, type H3 } from "../../gpu-runner/vision/homography.ts";
 import { seededRandom } from "../../gpu-runner/vision/random.ts";
 import { RIM_BOX_WIDTH_M } from "../../gpu-runner/analysis/rules/distance.ts";
 import { halvePicture, houghLines, intersect, LINE_DEFAULTS, lineMask, ridgeMask } from "../../gpu-runner/vision/lines.ts";
 import { REALCLIPS_DIR } from "../../bench/realclips-manifest.ts";
+import { camera } from "./camera-view.ts";
+import { courtLineModelPath, loadCourtLineModel } from "../../gpu-runner/vision/court-lines.ts";
 import { FFMPEG } from "../../gpu-runner/media/binaries.ts";
 import { runTool } from "../../gpu-runner/media/run.ts";
 
@@ -223,6 +226,39 @@ describe("registering a court drawn through a known homography", () => {
     expect(registerCourt(mask, W, H, lines, { rims: [{ ...rim, cx: rim.cx + 3 * (rim.w / RIM_BOX_WIDTH_M) }] })).toBeNull();
   });
 
+  it("with rims, the straight lines are looked for below the highest rim's top, and the court registers on a mask handed in", () => {
+    // Above the rim (the stands, a scoreboard, window frames): 18 bright segments in six directions.
+    const truth = fitCourt("fiba", half)!;
+    const working = ridgeMask(drawCourt("fiba", truth), W, H, { sidePx: 2 });
+    const rim = { cx: 656.5 / 2, cy: 149.6 / 2, w: 49.9 / 2, h: 14.8 / 2 };
+    const top = Math.floor(rim.cy - rim.h / 2);
+    const courtOnly = working.slice();
+    for (const [k, deg] of [-15, -9, -3, 3, 9, 15].entries()) {
+      for (const dy of [-20, 0, 20]) {
+        const a = (deg * Math.PI) / 180, x0 = 90 + 60 * k, y0 = top / 2 + dy;
+        for (let t = -80; t < 80; t++) {
+          const x = Math.round(x0 + t * Math.cos(a)), y = Math.round(y0 + t * Math.sin(a));
+          if (y >= 0 && y < top) working[y * W + x] = 1;
+        }
+      }
+    }
+    // The searched mask: nothing above the highest rim's top (the lower of two rims does not bring it back), all of it below.
+    const searched = linesBelowRims(working, W, H, [rim, { ...rim, cy: rim.cy + 40 }]);
+    expect(searched.subarray(0, top * W).some((v) => v > 0)).toBe(false);
+    expect(working.subarray(0, top * W).some((v) => v > 0)).toBe(true);
+    expect(Array.from(searched.subarray(top * W))).toEqual(Array.from(working.subarray(top * W)));
+    expect(Array.from(courtOnly.subarray(top * W))).toEqual(Array.from(searched.subarray(top * W)));
+    // Without rims (a picture handed in alone) the whole mask is searched.
+    expect(linesBelowRims(working, W, H)).toBe(working);
+    // The mask handed to registerPicture in place of the stripe test's (as the learned mask is, at
+    // twice the size each working pixel's 2 × 2): the court and its view.
+    const fine = new Uint8Array(4 * W * H);
+    for (let i = 0; i < W * H; i++) if (working[i]) { const x = i % W, y = (i - x) / W; for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) fine[(2 * y + dy) * 2 * W + 2 * x + dx] = 1; }
+    const r = registerPicture(new Uint8Array(0), W, H, { rims: [rim], lines: { working, fine } })!;
+    expect(r.type).toBe("fiba");
+    expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+  });
+
   it("a court whose key fits a rule book but whose arcs are painted elsewhere is refused", () => {
     // Painted to no rule book (as senatopal_outdoor_behind_slowmo's court): a FIBA key with a
     // circle of 1.2 m and an arc of 5.6 m. Its 2 or 3 would be called against the wrong arc.
@@ -349,6 +385,17 @@ describe("registering a court drawn through a known homography", () => {
     expect(cameraCanSee(fitCourt("fiba", half)!, W, H)).toBe(true);
   });
 
+  it("a camera lying on the floor, or behind a lens longer than a phone's zoom, is refused; one in a hand, on a tripod or in the stands is not", () => {
+    // Looking at the basket from the wing, 8 m away, at each height and through each lens (35 mm equivalent).
+    const at = (z: number, lensMm = 33) => camera((lensMm * Math.hypot(W, H)) / Math.hypot(36, 24), W / 2, H / 2, [7, 5, z], [1.6, 0, 0]);
+    expect(COURT_REGISTRATION_DEFAULTS.MIN_CAMERA_HEIGHT_M).toBe(0.5);
+    expect(COURT_REGISTRATION_DEFAULTS.MAX_LENS_MM).toBe(200);
+    for (const z of [0.1, 0.2, 0.45]) expect(cameraCanSee(at(z), W, H), `${z} m`).toBe(false);
+    for (const z of [0.55, 1.2, 1.7, 6]) expect(cameraCanSee(at(z), W, H), `${z} m`).toBe(true);
+    for (const lens of [13, 26, 120, 190]) expect(cameraCanSee(at(1.5, lens), W, H), `${lens} mm`).toBe(true);
+    for (const lens of [210, 400, 800]) expect(cameraCanSee(at(1.5, lens), W, H), `${lens} mm`).toBe(false);
+  });
+
   it("faint lines one pixel wide at twice the working size are registered from that picture, and not from the working picture alone", () => {
     // A far court's lines: one pixel wide and 32 grey levels above the floor in the picture decoded
     // at twice the working size. Halved, each is spread over a working pixel and its neighbour at
@@ -396,5 +443,95 @@ describe("registering a court drawn through a known homography", () => {
     const img = Uint8Array.from({ length: W * H }, () => 80 + Math.floor(random() * 30));
     const mask = ridgeMask(img, W, H, { sidePx: 2 });
     expect(registerCourt(mask, W, H, houghLines(mask, W, H))).toBeNull();
+  });
+});
+
+describe("the learned line mask (models/court-lines/linenet.onnx)", () => {
+  const rim = { cx: 656.5 / 2, cy: 149.6 / 2, w: 49.9 / 2, h: 14.8 / 2 };
+  /** The drawn court's line pixels within `px` of each pixel (a small dilation), for matching a mask against them. */
+  const near = (drawn: Uint8Array, px: number) => {
+    const out = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      if (!drawn[y * W + x]) continue;
+      for (let dy = -px; dy <= px; dy++) for (let dx = -px; dx <= px; dx++) {
+        const X = x + dx, Y = y + dy;
+        if (X >= 0 && Y >= 0 && X < W && Y < H) out[Y * W + X] = 1;
+      }
+    }
+    return out;
+  };
+
+  /**
+   * A wood floor seen from the side, at twice the working size (RGB): every row of pixels its own
+   * shade of the grain, streaked along it, and the court's lines painted over it two pixels wide.
+   */
+  const woodFloor = (h: H3, seed: number): Uint8Array => {
+    const w = 2 * W, hh = 2 * H, random = seededRandom(seed);
+    const img = new Uint8Array(w * hh * 3);
+    for (let y = 0; y < hh; y++) {
+      const shade = (random() - 0.5) * 50;
+      let streak = 0;
+      for (let x = 0; x < w; x++) {
+        streak = 0.97 * streak + (random() - 0.5) * 6;
+        const v = shade + streak, i = 3 * (y * w + x);
+        [img[i], img[i + 1], img[i + 2]] = [190 + v, 135 + 0.8 * v, 80 + 0.5 * v];
+      }
+    }
+    const grey = drawCourt("fiba", h, seed, [], COURT_TEMPLATES.fiba, { width: w, height: hh, floor: 0, noise: 1, line: 255 });
+    for (let i = 0; i < w * hh; i++) {
+      if (grey[i] !== 255) continue;
+      for (const j of [i, i + w]) if (j < w * hh) [img[3 * j], img[3 * j + 1], img[3 * j + 2]] = [235, 235, 225];
+    }
+    return img;
+  };
+
+  it("on a wood floor's grain the stripe test registers no court, and the learned mask registers it", async () => {
+    const model = await loadCourtLineModel(courtLineModelPath());
+    const truth = fitCourt("fiba", half)!;
+    for (const seed of [1, 2, 3]) {
+      const fine = woodFloor(viewInPicture(truth, 0.5, 0, 0), seed);
+      expect(registerPicture(fine, W, H, { rims: [rim] }), `seed ${seed}`).toBeNull();
+      const lines = await model.masks(halvePicture(fine, 2 * W, 2 * H), W, H);
+      const r = registerPicture(fine, W, H, { rims: [rim], lines })!;
+      expect(r?.type, `seed ${seed}`).toBe("fiba");
+      expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+    }
+  });
+
+  it("a models folder with its own court-lines/linenet.onnx (HOOPS_MODEL_DIR) replaces the committed mask; one without keeps it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "court-lines-"));
+    const committed = courtLineModelPath();
+    expect(existsSync(committed)).toBe(true);
+    expect(courtLineModelPath(dir)).toBe(committed);
+    mkdirSync(path.join(dir, "court-lines"));
+    writeFileSync(path.join(dir, "court-lines", "linenet.onnx"), "");
+    expect(courtLineModelPath(dir)).toBe(path.join(dir, "court-lines", "linenet.onnx"));
+    rmSync(dir, { recursive: true });
+  });
+
+  it("finds a drawn court's painted lines and little else, and the court registers on them", async () => {
+    const model = await loadCourtLineModel(courtLineModelPath());
+    const truth = fitCourt("fiba", half)!;
+    const grey = drawCourt("fiba", truth, 5, [], COURT_TEMPLATES.fiba, { width: W, height: H, floor: 85, noise: 10, line: 230 });
+    const drawn = grey.map((v) => (v === 230 ? 1 : 0));
+    const rgb = Uint8Array.from({ length: W * H * 3 }, (_, i) => grey[Math.floor(i / 3)]);
+    const { working, fine } = await model.masks(rgb, W, H);
+    const drawnNear = near(drawn, 1), maskNear = near(working, 1);
+    let drawnPx = 0, drawnFound = 0, maskPx = 0, maskOnLines = 0;
+    for (let i = 0; i < W * H; i++) {
+      if (drawn[i]) { drawnPx++; if (maskNear[i]) drawnFound++; }
+      if (working[i]) { maskPx++; if (drawnNear[i]) maskOnLines++; }
+    }
+    expect(drawnFound / drawnPx).toBeGreaterThan(0.8);
+    expect(maskOnLines / maskPx).toBeGreaterThan(0.9);
+    // At twice the size each working pixel's 2 × 2.
+    for (const [x, y] of [[100, 100], [240, 200], [300, 50]]) for (const [dx, dy] of [[0, 0], [1, 1]]) expect(fine[(2 * y + dy) * 2 * W + 2 * x + dx]).toBe(working[y * W + x]);
+    const r = registerPicture(rgb, W, H, { rims: [rim], lines: { working, fine } })!;
+    expect(r.type).toBe("fiba");
+    expect(landmarkErrorM("fiba", truth, r.h)).toBeLessThan(0.3);
+    // A bare floor has no lines.
+    const bare = Uint8Array.from({ length: W * H * 3 }, (_, i) => 85 + (Math.floor(i / 3) * 7919) % 10);
+    const none = (await model.masks(bare, W, H)).working.reduce((a, v) => a + v, 0);
+    expect(none).toBeLessThan(0.002 * W * H);
   });
 });

@@ -6,11 +6,12 @@
 // gives a homography, and the court's other lines projected through it must land on painted
 // stripes. The guess whose template lines are best supported wins, and with it the court type
 // (the arcs and lane widths differ between rule books).
-import { composeHomographies, fitHomography, invertHomography, planeViewFocalPx, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
+import { composeHomographies, fitHomography, invertHomography, planeCamera, viewInPicture, type H3, type Pt } from "../../vision/homography.ts";
 import { equivalentLensMm } from "../rules/distance.ts";
 import { houghLines, intersect, lineMask, poolMask, type Line } from "../../vision/lines.ts";
+import type { CourtLineMasks } from "../../vision/court-lines.ts";
 import { COURT_TEMPLATES, COURT_TYPE_IDS, courtLines, type CourtTypeId } from "../rules/court-template.ts";
-import { basketUnderRim } from "../rules/court-rim.ts";
+import { basketUnderRim, highestRimTop } from "../rules/court-rim.ts";
 import type { Box } from "../types.ts";
 import { boxInPicture } from "../../vision/boxes.ts";
 
@@ -55,12 +56,22 @@ export const COURT_REGISTRATION_DEFAULTS = {
   /**
    * The winning view must be one a camera can have: a pinhole camera with square pixels and its
    * principal point at the picture's centre, whose 35 mm-equivalent focal length is within these
-   * (mm; any phone lens, a crop or a zoom). A court folded onto one stripe (a high school court on
-   * the baseline of a pan copy of chonyy_outdoor_45deg_2x_3shots) has no such camera; the labelled
-   * real views come out at 29–33 mm. A necessary condition only (vision/homography.ts).
+   * (mm): a phone's widest lens to its longest zoom (about 120 mm; free-throw.ts LONGEST_LENS_MM)
+   * with room to spare, and the wide lenses of gym cameras. A court folded onto one stripe (a high
+   * school court on the baseline of a pan copy of chonyy_outdoor_45deg_2x_3shots) has no such
+   * camera, and a driveway's edges fitted as an NCAA key need a 640–860 mm lens
+   * (ashwin_driveway_front_portrait with the learned mask); the labelled real views come out at
+   * 29–33 mm. A necessary condition only (vision/homography.ts).
    */
   MIN_LENS_MM: 8,
-  MAX_LENS_MM: 1000,
+  MAX_LENS_MM: 200,
+  /**
+   * That camera must also stand at least this high over the floor (m): in a hand, on a tripod or in
+   * the stands. A court of the wrong size fitted to a gym's lines can need a camera lying on the
+   * floor behind a long lens (lreithmayr_gym_caption_1shot as pre-2010 FIBA: 0.15–0.18 m through
+   * 250–300 mm); the right tuning views stand 0.9–1.7 m high, through 28–39 mm.
+   */
+  MIN_CAMERA_HEIGHT_M: 0.5,
   /** The horizon of a guess (where the court plane's far distance lands) may tilt by at most this (degrees): cameras are held about level. */
   MAX_HORIZON_TILT_DEG: 30,
   /** Refinement: template lines are sampled every this many metres, */
@@ -258,12 +269,13 @@ export function keySeenUpright(h: H3, type: CourtTypeId): boolean {
   return convex(q) && signedArea(q) > 0;
 }
 
-/** Whether a camera can see the court through h (MIN_LENS_MM, MAX_LENS_MM): the focal length the view implies, as a lens. */
+/** Whether a camera that films basketball can see the court through h: the lens the view implies (MIN_LENS_MM, MAX_LENS_MM) and the camera's height over the floor (MIN_CAMERA_HEIGHT_M). */
 export function cameraCanSee(h: H3, W: number, H: number): boolean {
-  const f = planeViewFocalPx(h, W / 2, H / 2);
-  if (f === null) return false;
-  const lens = equivalentLensMm(f, W, H);
-  return lens >= COURT_REGISTRATION_DEFAULTS.MIN_LENS_MM && lens <= COURT_REGISTRATION_DEFAULTS.MAX_LENS_MM;
+  const o = COURT_REGISTRATION_DEFAULTS;
+  const camera = planeCamera(h, W / 2, H / 2);
+  if (camera === null) return false;
+  const lens = equivalentLensMm(camera.focalPx, W, H);
+  return lens >= o.MIN_LENS_MM && lens <= o.MAX_LENS_MM && camera.heightM >= o.MIN_CAMERA_HEIGHT_M;
 }
 
 /** The key's area in the picture through h (square pixels; 0 when a corner is behind the camera). */
@@ -312,6 +324,11 @@ export interface RegisterOptions {
    * (a picture handed in alone, as the landmark bench and the synthetic courts are).
    */
   rims?: readonly Box[];
+  /**
+   * The picture's painted lines found elsewhere (the learned mask, vision/court-lines.ts), in place
+   * of the stripe test's (courtLineMasks). Absent: the stripe test.
+   */
+  lines?: CourtLineMasks;
 }
 
 /**
@@ -456,13 +473,28 @@ export function refineRegistration(h0: H3, type: CourtTypeId, mask: Uint8Array, 
 export function registerPicture(fineRgb: ArrayLike<number>, W: number, H: number, opts: RegisterOptions = {}): CourtRegistration | null {
   // No rim in view: no guess could pass, so the lines are not looked for.
   if (opts.rims && opts.rims.length === 0) return null;
-  const { fine, working } = courtLineMasks(fineRgb, W, H);
-  const r = registerCourt(working, W, H, houghLines(working, W, H), opts);
+  const { fine, working } = opts.lines ?? courtLineMasks(fineRgb, W, H);
+  const r = registerCourt(working, W, H, houghLines(linesBelowRims(working, W, H, opts.rims), W, H), opts);
   return r && refineOnFineLines(r, fine, W, H, opts.rims);
 }
 
+/**
+ * The mask with everything above the highest rim's top cleared, for the straight-line search alone:
+ * the floor's lines all lie below the rims (a camera over the floor sees the floor below the ring),
+ * while the stands, walls, windows and scoreboards above them are full of long straight edges that
+ * would fill the line budget (LINE_DEFAULTS.MAX_LINES). Without rims: the whole mask.
+ */
+export function linesBelowRims(mask: Uint8Array, W: number, H: number, rims?: readonly Box[]): Uint8Array {
+  if (!rims?.length) return mask;
+  const top = Math.min(H, Math.max(0, Math.floor(highestRimTop(rims))));
+  if (top === 0) return mask;
+  const below = mask.slice();
+  below.fill(0, 0, top * W);
+  return below;
+}
+
 /** The painted lines of a picture at twice the working size (2W × 2H): as found there (`fine`), and pooled onto the W × H grid (`working`), which the guesses are searched over. */
-export function courtLineMasks(fineRgb: ArrayLike<number>, W: number, H: number): { fine: Uint8Array; working: Uint8Array } {
+export function courtLineMasks(fineRgb: ArrayLike<number>, W: number, H: number): CourtLineMasks {
   const fine = lineMask(fineRgb, 2 * W, 2 * H);
   return { fine, working: poolMask(fine, 2 * W, 2 * H) };
 }

@@ -25,7 +25,9 @@ import { halvePicture, lumaOfRgb } from "../../vision/lines.ts";
 import { pictureShift } from "../../vision/motion.ts";
 import { boxInPicture } from "../../vision/boxes.ts";
 import { registerPicture } from "./court-registration.ts";
+import type { CourtLineModel } from "../../vision/court-lines.ts";
 import { hoopBoxAt, hoopInView, type HoopTrack } from "../rules/tracks.ts";
+import { highestRimTop } from "../rules/court-rim.ts";
 import { viewInPicture } from "../../vision/homography.ts";
 import { planCourtViews, type CourtView, type PictureMotion, type PictureStep } from "../rules/court-view.ts";
 
@@ -48,6 +50,11 @@ export const COURT_VIEW_DEFAULTS = {
   FIXED_PICTURES: 12,
   /** Width of the registered picture (px), decoded at twice this (registerPicture finds the lines there); the unit tests' synthetic courts are this size. */
   WORK_WIDTH: 480,
+  /**
+   * The learned line mask looks at the rows below the highest rim's top less this (working pixels),
+   * so that the floor just under the rim is seen with the picture around it.
+   */
+  LINE_MASK_MARGIN_PX: 16,
 };
 
 /** What the court pass found: the registered views and how the pictures moved. */
@@ -69,6 +76,11 @@ export interface CourtPassOptions {
    * synthetic courts, which have no rim).
    */
   rims?: ReadonlyArray<Pick<HoopTrack, "boxes" | "from" | "active">>;
+  /**
+   * The learned painted-line mask (vision/court-lines.ts), run on each registered picture with a rim
+   * in view. Absent: the stripe test finds the lines (the unit tests' synthetic courts).
+   */
+  lines?: CourtLineModel;
 }
 
 /** Registered views over `range` of the video (or all of it), frames counted at `fps` from the video's start. */
@@ -112,7 +124,8 @@ async function courtPass(source: FrameSource, fps: number, everyAskedS: number, 
   const followSteps = Math.max(1, Math.min(followStepsAsked, Math.floor(everyS * source.fps + 1e-9)));
   const stepS = everyS / followSteps;
   for await (const f of source.wholeFrames({ width: 2 * W, height: 2 * H, maxFps: 1 / stepS, range: opts.range, signal: opts.signal })) {
-    const luma = lumaOfRgb(halvePicture(f.rgb, 2 * W, 2 * H), W * H);
+    const picture = halvePicture(f.rgb, 2 * W, 2 * H);
+    const luma = lumaOfRgb(picture, W * H);
     // Numbered by the frame the picture shows, about half an interval after its slot's time (a
     // view a second early would place a moving camera's shots with where it pointed a second before).
     const frame = Math.round((startS + Math.min(lastShown, sampleShows(f.index, stepS * source.fps)) / source.fps) * fps);
@@ -133,7 +146,12 @@ async function courtPass(source: FrameSource, fps: number, everyAskedS: number, 
     if (!registered) continue;
     // The rims in view, in the working picture's pixels (source × scale + pad).
     const rims = opts.rims?.filter((rim) => hoopInView(rim, frame)).map((rim) => boxInPicture(hoopBoxAt(rim, frame), lb.scale, lb.padX, lb.padY));
-    const r = registerPicture(f.rgb, W, H, { rims });
+    // The learned mask only where registration will look for lines (a picture with no rim in view has
+    // no court to find), and only below the rims (highestRimTop), less a margin for the model's view
+    // of the floor just under them.
+    const fromRow = rims?.length ? Math.max(0, Math.floor((highestRimTop(rims) - o.LINE_MASK_MARGIN_PX) / 4) * 4) : 0;
+    const lines = opts.lines && (!rims || rims.length > 0) ? await opts.lines.masks(picture, W, H, fromRow) : undefined;
+    const r = registerPicture(f.rgb, W, H, { rims, lines });
     if (r) views.push({ frame, type: r.type, h: viewInPicture(r.h, lb.scale, lb.padX, lb.padY) });
   }
   return { views, motion };

@@ -19,6 +19,7 @@ import { fromRegion, ofClass, type Detections } from "../../vision/detections.ts
 import { median, medianBox } from "../../vision/boxes.ts";
 import { clippedWhiteShare, cropResize } from "../../vision/image.ts";
 import type { JerseyRead, JerseyReader } from "../../vision/jersey-ocr.ts";
+import type { CourtLineModel } from "../../vision/court-lines.ts";
 import { BALL_PATH_DEFAULTS, buildBallPath } from "../rules/ball-path.ts";
 import { ballCameToRim, isLight, plausibleHeight, ringSeenAtRim, RIM_HEIGHT_DEFAULTS, RIM_PLAY_DEFAULTS, RIM_SEEN_DEFAULTS, RIM_TRACK_DEFAULTS, RIM_VERIFY_DEFAULTS, trackRims, verifyRims, type LookCloser, type RimHeightSettings, type RimPlaySettings, type RimSeenSettings, type RimTrackSettings, type RimVerifySettings, type VerifiedRim } from "../rules/hoop.ts";
 import { observeCourtViews } from "./court-views.ts";
@@ -138,7 +139,7 @@ function layOver(base: unknown, over: unknown): unknown {
  * on its own — scan, rims, closer looks, rim watch — and the windows' observations joined into one
  * timeline, each frame from the window whose core holds it.
  */
-export async function observeRealFootage(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, o: RealFootageOptions): Promise<Observations & { details: RawRealObservations }> {
+export async function observeRealFootage(videoPath: string, info: VideoInfo, model: BasketballModel, reader: JerseyReader | null, courtLines: CourtLineModel, o: RealFootageOptions): Promise<Observations & { details: RawRealObservations }> {
   const frames = Math.max(1, Math.round(info.durationSeconds * o.fps));
   const cuts = await findSceneCuts(videoPath, { ...o.scenes, signal: o.signal });
   const windows = planWindows(frames, cuts.map((t) => t * o.fps), o.fps, o.windows);
@@ -154,7 +155,7 @@ export async function observeRealFootage(videoPath: string, info: VideoInfo, mod
   const raw = joinWindows(parts, frames, cuts);
   const observations = assembleRealObservations(raw, o);
   // The court pass after the rims: a registered court must put its basket under one (rules/court-rim.ts).
-  const court = await observeCourtViews(source, o.fps, { camera: o.camera, durationS: info.durationSeconds, signal: o.signal, rims: observations.rims });
+  const court = await observeCourtViews(source, o.fps, { camera: o.camera, durationS: info.durationSeconds, signal: o.signal, rims: observations.rims, lines: courtLines });
   return { ...observations, courtViews: court.views, courtMotion: court.motion, details: raw };
 }
 

@@ -89,6 +89,14 @@ export function ringOffRim(h: H3, type: CourtTypeId, rim: Box, picture: { W: num
   return ring && rim.w > 0 ? ringOff(ring, rim) : null;
 }
 
+/**
+ * The top of the highest rim box (pixels from the picture's top). A camera below the ring sees the
+ * whole floor below its horizon, and the ring above it, so no floor line lies higher in the picture.
+ */
+export function highestRimTop(rims: readonly Box[]): number {
+  return Math.min(...rims.map((b) => b.cy - b.h / 2));
+}
+
 /** Whether a view of a `picture`-sized picture puts its basket under one of the rims seen in it (none seen: no). */
 export function basketUnderRim(h: H3, type: CourtTypeId, rims: readonly Box[], picture: { W: number; H: number }, settings: CourtRimSettings = COURT_RIM_DEFAULTS): boolean {
   const o = settings;
