@@ -5,12 +5,11 @@
 // things: persons on a whole frame, the ball on a crop, a rim head's top-1 peak over many frames.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import ort from "onnxruntime-node";
+import { DEFAULT_MODEL_DIR, ownModelOr } from "./detector.ts";
 import { readModelInfo } from "./model-metadata.ts";
 import { createSession, optimizationLevelHint, type GraphOptimizationLevel, type SessionSettings } from "./session.ts";
 
-const REPO_MODELS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
 const CORE_OUTPUTS = ["heatmap", "wh", "feature"] as const;
 
 /**
@@ -18,15 +17,11 @@ const CORE_OUTPUTS = ["heatmap", "wh", "feature"] as const;
  * models/basketball-centernet.onnx (models/train/, docs/analysis.md "Fine-tuned detector"). The one
  * `npm ci` converts, models/centernet.onnx, is its start point and teacher, not a runner default.
  */
-export const FINE_TUNED_CENTERNET_PATH = path.join(REPO_MODELS_DIR, "basketball-centernet.onnx");
+export const FINE_TUNED_CENTERNET_PATH = path.join(DEFAULT_MODEL_DIR, "basketball-centernet.onnx");
 
 /** `DIR/centernet.onnx` when a model directory of one's own (HOOPS_MODEL_DIR) has one, else the fine-tuned model. */
 export function defaultCenterNetPath(dir?: string): string {
-  if (dir && path.resolve(dir) !== REPO_MODELS_DIR) {
-    const own = path.join(dir, "centernet.onnx");
-    if (existsSync(own)) return own;
-  }
-  return FINE_TUNED_CENTERNET_PATH;
+  return ownModelOr(dir, "centernet.onnx", FINE_TUNED_CENTERNET_PATH);
 }
 
 export interface CenterNetOptions extends SessionSettings {

@@ -4,10 +4,9 @@
 // line as a thin bright stripe across its floor; on a gym's wood floor the grain, the planks and the
 // reflections are stripes too, and its lines are seldom found. The learned mask tells a painted
 // line from them, and is what the court pass registers real footage on (analysis/observe/court-views.ts).
-import { existsSync } from "node:fs";
 import path from "node:path";
 import ort from "onnxruntime-node";
-import { DEFAULT_MODEL_DIR } from "./detector.ts";
+import { DEFAULT_MODEL_DIR, ownModelOr } from "./detector.ts";
 import { createSession, type SessionSettings } from "./session.ts";
 
 export const COURT_LINE_MODEL_DEFAULTS = {
@@ -37,9 +36,8 @@ export interface CourtLineModel {
 }
 
 /** The committed model's file, in the models folder (HOOPS_MODEL_DIR may hold another). */
-export function courtLineModelPath(dir: string = DEFAULT_MODEL_DIR): string {
-  const dropped = path.join(dir, "court-lines", "linenet.onnx");
-  return existsSync(dropped) ? dropped : path.join(DEFAULT_MODEL_DIR, "court-lines", "linenet.onnx");
+export function courtLineModelPath(dir?: string): string {
+  return ownModelOr(dir, path.join("court-lines", "linenet.onnx"), path.join(DEFAULT_MODEL_DIR, "court-lines", "linenet.onnx"));
 }
 
 export async function loadCourtLineModel(modelPath: string, opts: SessionSettings = {}): Promise<CourtLineModel> {

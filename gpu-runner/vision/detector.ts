@@ -26,6 +26,15 @@ const ALIASES: Record<string, DetectionClass> = {
 
 export const DEFAULT_MODEL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../models");
 
+/** `dir/relative` where a model folder of one's own (HOOPS_MODEL_DIR) holds that file, else the committed model `committed`. */
+export function ownModelOr(dir: string | undefined, relative: string, committed: string): string {
+  if (dir && path.resolve(dir) !== DEFAULT_MODEL_DIR) {
+    const own = path.join(dir, relative);
+    if (existsSync(own)) return own;
+  }
+  return committed;
+}
+
 /**
  * A trained model dropped in as `detector.onnx` wins over the built-in default (used for every
  * orientation, letterboxed). The default comes in a landscape and a portrait input size.
