@@ -288,6 +288,8 @@ describe("the hub page", () => {
     expect(html).toMatch(/<th scope="row">Scorer not identified<\/th><td>2<\/td><td>1-1<\/td>/);
     expect(html).toMatch(/<th scope="row">All shots<\/th><td>8<\/td><td>2-4<\/td><td>1-1<\/td><td>1-1<\/td>/);
     expect(html).toContain("Eagles 4");
+    // The header's score adds up to the game's 8 points: the 2 credited to nobody are shown beside the teams.
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span>Eagles 4<\/span><span>Team 1 2<\/span><span class="unattributed">Scorer not identified 2<\/span><\/p>/);
   });
 
   it("the chart names its court and is drawn as that type: registered from the lines, from the painted key, or not registered (issue 25, point 5)", async () => {
@@ -305,7 +307,8 @@ describe("the hub page", () => {
       const html = await (await open(await mint(org, sessionId))).text();
       const caption = html.match(/<p id="court-type" data-court="([a-z_]+)">([^<]*)<\/p>/);
       const svg = html.slice(html.indexOf('<svg class="court"'), html.indexOf("</svg>", html.indexOf('<svg class="court"')));
-      return { type: caption?.[1], words: caption?.[2], svg };
+      const unplaced = html.slice(html.indexOf('id="unplaced-shots"'), html.indexOf('id="box"'));
+      return { type: caption?.[1], words: caption?.[2], svg, unplaced };
     };
 
     // An NBA court registered from its lines (the majority of placed shots): named, and drawn 50 × 47 ft
@@ -316,6 +319,10 @@ describe("the hub page", () => {
     expect(nba.svg).toContain('viewBox="-0.6 -0.6 16.440 15.526"');
     expect(nba.svg).toContain("A7.239,7.239 0 0 0");
     expect(nba.svg).toContain('transform="translate(7.620 7.163)"');
+    // The shot beside the chart was taken while no view held: the legend says the court was found at
+    // other moments, not that its lines were never found.
+    expect(nba.unplaced).toContain("The court was found at other moments of the video, but not around these shots, so where they were taken from is unknown");
+    expect(nba.unplaced).not.toContain("painted lines were not found");
 
     // The synthetic games' painted key: FIBA, 15 × 14 m, 6.75 m arc.
     const key = await court([{ type: "fiba", found_by: "painted_key" }]);
@@ -331,6 +338,7 @@ describe("the hub page", () => {
     const none = await court(["unplaced", "unplaced"]);
     expect(none.type).toBe("none");
     expect(none.words).toBe("Court not registered — shots are listed beside the chart");
+    expect(none.unplaced).toContain("The court&#39;s painted lines were not found near these shots, so where they were taken from is unknown");
   });
 
   it("one side seen and no roster: the box score says One team, not an opponent's shirt colour (issue 25)", async () => {
@@ -345,6 +353,16 @@ describe("the hub page", () => {
     expect(html).not.toContain("Dark shirts");
     // The header's score names the one side alone: no "Light shirts 0 · Dark shirts 4" (issue 25, point 4).
     expect(html).toMatch(/<p class="score" aria-label="Score"><span>One team 2<\/span><\/p>/);
+  });
+
+  it("points credited to nobody are in the header's score, so it adds up to the game's total even with no player at all", async () => {
+    const org = await createOrg();
+    const sessionId = await insertSession(org, "processed", { durationSeconds: 20, totals: stats({ points: 2, fg_2pt_att: 1, fg_2pt_make: 1 }) });
+    const html = await (await open(await mint(org, sessionId))).text();
+    expect(html).toMatch(/<p class="score" aria-label="Score"><span class="unattributed">Scorer not identified 2<\/span><\/p>/);
+    // Nothing scored, nobody seen: no score line at all.
+    const empty = await insertSession(org, "processed", { durationSeconds: 20, totals: stats({ fg_2pt_att: 1 }) });
+    expect(await (await open(await mint(org, empty))).text()).not.toContain('class="score"');
   });
 
   it("a solo session is one shooter: the box score and the score say Solo session, one player row (issue 25, point 4)", async () => {

@@ -20,6 +20,7 @@ header.top .wrap, main .wrap { max-width: 1100px; margin: 0 auto; }
 header.top h1 { margin: 0; font-size: 1.5rem; line-height: 1.2; }
 header.top p { margin: .25rem 0 0; color: #d1d5db; }
 .score { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin-top: .5rem; font-size: 1.125rem; font-weight: 600; }
+.score .unattributed { font-weight: 400; }
 .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; background: #e5e7eb; color: #111827; }
 .badge.processed { background: #dcfce7; color: #14532d; }
 .badge.failed { background: #fee2e2; color: #7f1d1d; }

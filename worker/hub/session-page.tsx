@@ -13,7 +13,7 @@ export const PROGRESS_REFRESH_SECONDS = 10;
 const STATUS_WORDS = { queued: "Queued", processing: "Processing", processed: "Ready", failed: "Failed" } as const;
 
 function Header(props: { view: HubView }) {
-  const { session, title, teams } = props.view;
+  const { session, title, teams, unattributed } = props.view;
   const facts = [`Submitted ${utcDate(session.created)}`];
   if (session.durationSeconds) facts.push(`${clock(session.durationSeconds)} of video`);
   return (
@@ -23,13 +23,16 @@ function Header(props: { view: HubView }) {
         <p>
           <span class={`badge ${session.status}`} id="status">{STATUS_WORDS[session.status]}</span> {facts.join(" · ")}
         </p>
-        {session.status === "processed" && teams.length > 0 ? (
+        {session.status === "processed" && (teams.length > 0 || unattributed.points > 0) ? (
           <p class="score" aria-label="Score">
             {teams.map((t) => (
               <span>
                 {t.name} {t.totals.points}
               </span>
             ))}
+            {/* Points nobody was credited with still count in the game's total: without them a page
+                showing "One team 2" beside 4 points made would not add up. */}
+            {unattributed.points > 0 ? <span class="unattributed">Scorer not identified {unattributed.points}</span> : null}
           </p>
         ) : null}
       </div>

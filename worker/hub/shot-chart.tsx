@@ -120,7 +120,10 @@ export function ShotChart(props: { shots: Shot[]; players: Map<string, Player>; 
         ) : (
           <>
             <p class="muted small">
-              The court's painted lines were not found near these shots, so where they were taken from is unknown and their points
+              {props.court?.foundBy
+                ? "The court was found at other moments of the video, but not around these shots"
+                : "The court's painted lines were not found near these shots"}
+              , so where they were taken from is unknown and their points
               are estimated from the shooter's distance to the hoop: 2 or 3, or 1 for a free throw when the shooter stood still at the
               free-throw distance before the shot. The estimate can be a metre off, and has counted a corner three as a 2, so a shot
               from just beyond the three-point line may be counted as a 2. They count in every total.
