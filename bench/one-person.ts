@@ -17,7 +17,7 @@ import { clipName, readManifest, REALCLIPS_DIR } from "./realclips-manifest.ts";
 const models = new AnalysisModels();
 
 const USAGE = `npx tsx bench/one-person.ts name,name [--solo] [--measure-held-out] [--observations DIR]
-  the players each named tuning clip's result credits (one per one-person clip is the target)
+  the players each named tuning clip's result credits (one per one-person clip is the target), and its shots credited to a player
   --solo              submit with session_type: solo
   --measure-held-out  allow held-out clips, to measure a chosen change once (never to choose one)
   --observations      replay the observations bench:realclips kept in DIR (observing and keeping them where missing)`;
@@ -39,7 +39,9 @@ for (const name of names) {
       ? await analyzeKeepingObservations(file, video, workDir, {}, observationsDir, name, options)
       : await analyzeGame({ models, videoPath: file, video, workDir, options });
     const teams = new Set(r.players.map((p) => p.team_id)).size;
-    console.log(`${name}\t${clip.split}\tplayers ${r.players.length}\tteams ${teams}`);
+    // Each shot of a one-person clip is that person's: the box score credits it to a player, or lists it under "Scorer not identified".
+    const credited = r.shots.filter((s) => s.players.scorer !== null).length;
+    console.log(`${name}\t${clip.split}\tplayers ${r.players.length}\tteams ${teams}\tshots with a scorer ${credited} of ${r.shots.length}`);
   } catch (e) {
     if (!(e instanceof AnalysisError)) throw e;
     console.log(`${name}\t${clip.split}\t${e.code}`);
